@@ -1,0 +1,46 @@
+"""The exceptions of acp-transcript.
+
+Every error names *where* the input went wrong (a byte offset or a JSON pointer) and never echoes payload
+data: terminal output can be private, and error messages end up in logs.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Base64Error", "ConversionError", "ProtocolError"]
+
+
+class Base64Error(ValueError):
+    """A chunk is not strict RFC 4648 base64. ``offset`` is the index of the first offending character."""
+
+    def __init__(self, reason: str, offset: int) -> None:
+        super().__init__(f"invalid base64 at offset {offset}: {reason}")
+        self.reason = reason
+        self.offset = offset
+
+
+class ProtocolError(ValueError):
+    """An ACP message breaks the v2 terminal rules.
+
+    ``pointer`` is the RFC 6901 JSON pointer of the offending field, relative to the object given to the
+    call. For a batch, ``errors`` lists one ``ProtocolError`` per invalid entry (their pointers start with the
+    entry's index) and ``pointer`` is that of the first.
+    """
+
+    def __init__(self, message: str, pointer: str = "", errors: list[ProtocolError] | None = None) -> None:
+        super().__init__(f"{pointer or '/'}: {message}" if not errors else message)
+        self.message = message
+        self.pointer = pointer
+        self.errors: list[ProtocolError] = list(errors or [])
+
+    def prefixed(self, prefix: str) -> ProtocolError:
+        """The same error with ``prefix`` (a JSON pointer) in front of its pointer."""
+        return ProtocolError(self.message, prefix + self.pointer)
+
+
+class ConversionError(ValueError):
+    """A stateless v1/v2 conversion met a terminal surface it must not map by shape (RFD: Compatibility)."""
+
+    def __init__(self, message: str, pointer: str) -> None:
+        super().__init__(f"{pointer or '/'}: {message}")
+        self.message = message
+        self.pointer = pointer

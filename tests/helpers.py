@@ -1,0 +1,29 @@
+"""Shared test helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def decode_chunks(decoder_class: type, chunks: Iterable[bytes], **options: object) -> str:
+    decoder = decoder_class(**options)
+    return "".join(decoder.decode(chunk) for chunk in chunks) + decoder.decode(b"", final=True)
+
+
+def every_split(data: bytes) -> Iterable[list[bytes]]:
+    """One-cut splits at every position, then one byte at a time: the libvterm way of testing a parser.
+    Long inputs (hostile cases) are cut at the first and last 64 positions and a spread in between."""
+    cuts = range(len(data) + 1)
+    if len(data) > 256:
+        cuts = sorted({*range(64), *range(len(data) - 63, len(data) + 1), *range(0, len(data), len(data) // 64)})
+    for cut in cuts:
+        yield [data[:cut], data[cut:]]
+    if len(data) <= 4096:
+        yield [data[i : i + 1] for i in range(len(data))]
+
+
+def assert_transcript(impl: object, data: bytes, expected: str, **options: object) -> None:
+    """``data`` gives ``expected`` in one shot and under every split (SPEC 2: chunk invariance)."""
+    assert impl.sanitize(data, **options) == expected  # type: ignore[attr-defined]
+    for chunks in every_split(data):
+        assert decode_chunks(impl.TranscriptDecoder, chunks, **options) == expected, chunks  # type: ignore[attr-defined]

@@ -1,0 +1,132 @@
+"""SPEC 2.3: render mode, a terminal with a live window. Each case is what a terminal would show."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import assert_transcript
+
+CASES = [
+    # printing, LF, CR, BS
+    pytest.param(b"hello\nworld\n", "hello\nworld\n", id="plain-text-unchanged"),
+    pytest.param(b"line\r\n", "line\n", id="crlf-is-lf"),
+    pytest.param(b"a\x0bb\x0cc", "a\nb\nc", id="vt-ff-as-lf"),
+    pytest.param(b"10%\r20%\r100%\n", "100%\n", id="progress-bar-final-frame"),
+    pytest.param(b"abcdef\rXY", "XYcdef", id="cr-overwrites"),
+    pytest.param(b"ab\x08\x08c", "cb", id="bs-does-not-erase"),
+    pytest.param(b"\x08\x08a", "a", id="bs-stops-at-column-0"),
+    pytest.param(b"   \n", "   \n", id="written-spaces-kept"),
+    # HT
+    pytest.param(b"a\tb\n", "a\tb\n", id="tab-kept"),
+    pytest.param(b"abcdefgh\tX", "abcdefgh\tX", id="tab-at-multiple-of-8"),
+    pytest.param(b"\t\tX", "\t\tX", id="two-tabs"),
+    pytest.param(b"a\t", "a\t", id="trailing-tab-kept"),
+    pytest.param(b"abcdefghij\rxy\tz", "xycdefghzj", id="tab-over-text-only-moves"),
+    pytest.param(b"\tX\ra", "a       X", id="overwritten-tab-cell-is-blank"),
+    pytest.param(b"\t\rab", "ab", id="partial-tab-span-trailing-blank"),
+    # EL, ECH, ICH, DCH, REP
+    pytest.param(b"abcdef\x1b[3D\x1b[K", "abc", id="el0"),
+    pytest.param(b"abcdef\x1b[3D\x1b[1K", "    ef", id="el1"),
+    pytest.param(b"abcdef\x1b[2Kxy", "      xy", id="el2-cursor-does-not-move"),
+    pytest.param(b"abcdef\x1b[4D\x1b[2X", "ab  ef", id="ech"),
+    pytest.param(b"abcdef\x1b[4D\x1b[2@", "ab  cdef", id="ich"),
+    pytest.param(b"abcdef\x1b[4D\x1b[2P", "abef", id="dch"),
+    pytest.param(b"ab\x1b[3b", "abbbb", id="rep"),
+    pytest.param(b"\x1b[3bx", "x", id="rep-without-previous-char"),
+    # horizontal moves
+    pytest.param(b"abcdef\x1b[3GX", "abXdef", id="cha"),
+    pytest.param(b"abcdef\x1b[3`X", "abXdef", id="hpa"),
+    pytest.param(b"ab\x1b[3CX", "ab   X", id="cuf"),
+    pytest.param(b"ab\x1b[3aX", "ab   X", id="hpr"),
+    pytest.param(b"abcdef\x1b[2DX", "abcdXf", id="cub"),
+    pytest.param(b"ab\x1b[99DX", "Xb", id="cub-stops-at-0"),
+    pytest.param(b"ab\x1b[0CX", "ab X", id="zero-means-one"),
+    # vertical moves: clamped to the window, never scroll, never create lines
+    pytest.param(b"one\ntwo\x1b[AX", "oneX\ntwo", id="cuu"),
+    pytest.param(b"one\ntwo\x1b[FX", "Xne\ntwo", id="cpl"),
+    pytest.param(b"one\ntwo\x1b[9AX", "oneX\ntwo", id="cuu-clamped"),
+    pytest.param(b"one\ntwo\x1b[A\x1b[BX", "one\ntwoX", id="cud"),
+    pytest.param(b"one\ntwo\x1b[5BX", "one\ntwoX", id="cud-never-creates-lines"),
+    pytest.param(b"one\ntwo\x1b[A\x1b[EX", "one\nXwo", id="cnl"),
+    pytest.param(b"one\ntwo\x1bMX", "oneX\ntwo", id="ri"),
+    pytest.param(b"a\x1bDb\x1bEc", "a\nb\nc", id="ind-nel"),
+    # CUP, HVP, VPA: the window height is unknown, so a fresh line
+    pytest.param(b"\x1b[1;1Hfoo\x1b[2;1Hbar", "foo\nbar", id="cup-fresh-line"),
+    pytest.param(b"\x1b[Hfoo\x1b[1;5fbar", "foo\n    bar", id="hvp-column"),
+    pytest.param(b"foo\n\x1b[5;1Hbar", "foo\nbar", id="cup-on-empty-line-stays"),
+    pytest.param(b"foo\x1b[3dbar", "foo\n   bar", id="vpa-keeps-column"),
+    # DECSC / DECRC, SCOSC / SCORC
+    pytest.param(b"ab\x1b7cd\x1b8X", "abXd", id="decsc-decrc"),
+    pytest.param(b"ab\x1b[scd\x1b[uX", "abXd", id="scosc-scorc"),
+    pytest.param(b"abc\x1b8X", "Xbc", id="restore-without-save"),
+    pytest.param(b"ab\x1b7\ncd\x1b8X", "abX\ncd", id="restore-moves-up"),
+    # ED
+    pytest.param(b"one\ntwo\nthree\x1b[2A\x1b[2D\x1b[J", "one", id="ed0-removes-lines-below"),
+    pytest.param(b"one\ntwo\x1b[A\x1b[2D\x1b[J", "o", id="ed0-erases-to-end-of-line"),
+    pytest.param(b"one\ntwo\x1b[2Jthree", "one\ntwo\nthree", id="ed2-commits"),
+    pytest.param(b"one\n\x1b[2Jtwo", "one\ntwo", id="ed2-drops-empty-last-line"),
+    pytest.param(b"\x1b[2J\x1b[Hhello", "hello", id="ed2-at-start"),
+    pytest.param(b"one\x1b[3Jtwo", "one\ntwo", id="ed3"),
+    pytest.param(b"one\x1bctwo", "one\ntwo", id="ris"),
+    # the alternate screen
+    pytest.param(b"before\n\x1b[?1049hfull screen\x1b[2J\x1b[H\x1b[?1049lafter\n", "before\nafter\n", id="alt-1049"),
+    pytest.param(b"ab\x1b[?1049h\x1b[5Cxx\r\x1b[?1049lX", "abX", id="alt-1049-restores-cursor"),
+    pytest.param(b"a\x1b[?1047hhidden\x1b[?1047lb", "ab", id="alt-1047"),
+    pytest.param(b"a\x1b[?47hhidden\x1b[?47lb", "ab", id="alt-47"),
+    pytest.param(b"a\x1b[?1049hhidden\x1bcb", "a\nb", id="ris-leaves-alt"),
+    pytest.param(b"a\x1b[?1h\x1b[?1049;1hhidden\x1b[?1049lb", "ab", id="alt-among-other-modes"),
+    # anything else has no effect on text
+    pytest.param(b"a\x1b[2;5rb\x1b[?7lc\x1b[4hd", "abcd", id="scroll-region-and-modes"),
+]
+
+
+@pytest.mark.parametrize(("data", "expected"), CASES)
+def test_render(impl, data, expected):
+    assert_transcript(impl, data, expected)
+
+
+def test_alt_screen_keep(impl):
+    assert_transcript(impl, b"a\x1b[?1049hb\x1b[?1049lc", "abc", alt_screen="keep")
+
+
+def test_tabs_expand(impl):
+    assert_transcript(impl, b"a\tb", "a       b", tabs="expand")
+    assert_transcript(impl, b"a\t", "a", tabs="expand")
+
+
+def test_committed_lines_never_change(impl):
+    decoder = impl.TranscriptDecoder(live_lines=2)
+    assert decoder.decode(b"one\ntwo\nthree\n") == "one\ntwo\n"
+    assert decoder.live == "three\n"
+    assert decoder.decode(b"\x1b[9AX") == ""  # CUU cannot reach committed lines
+    assert decoder.live == "Xhree\n"
+    assert decoder.decode(b"", final=True) == "Xhree\n"
+
+
+def test_live_shows_the_window(impl):
+    decoder = impl.TranscriptDecoder()
+    assert decoder.decode(b"downloading 10%") == ""
+    assert decoder.live == "downloading 10%"
+    decoder.decode(b"\rdownloading 90%")
+    assert decoder.live == "downloading 90%"
+    assert decoder.decode(b"\n", final=True) == "downloading 90%\n"
+    assert decoder.live == ""
+
+
+def test_max_live_cells_commits_top_line_but_not_cursor_line(impl):
+    decoder = impl.TranscriptDecoder(max_live_cells=10)
+    assert decoder.decode(b"0123456789abc") == ""  # the cursor's line stays live however long
+    assert decoder.decode(b"\nx") == "0123456789abc\n"
+
+
+def test_stats_cells_overwritten_and_alt_dropped(impl):
+    decoder = impl.TranscriptDecoder()
+    decoder.decode(b"abc\rxy\x1b[K\x1b[?1049hhidden\x1b[?1049l", final=True)
+    assert decoder.stats["cells_overwritten"] == 3  # a, b overwritten, c erased
+    assert decoder.stats["alt_screen_dropped"] == 6
+
+
+def test_final_readies_a_new_stream(impl):
+    decoder = impl.TranscriptDecoder()
+    assert decoder.decode(b"a\x1b[?1049hb", final=True) == "a"
+    assert decoder.decode(b"c", final=True) == "c"

@@ -1,0 +1,67 @@
+"""SPEC 2.5: the safety filter and the Unicode policy (standard, strict, off)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import assert_transcript
+
+RLO = "\u202e"
+FLAG_SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+TAGGED = "x\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065y"  # "ignore" hidden in tags
+
+CASES = [
+    # (text, standard, strict, off)
+    pytest.param(f"a{RLO}b", "a<U+202E>b", "a<U+202E>b", f"a{RLO}b", id="bidi-override"),
+    pytest.param("\u2066\u2069", "<U+2066><U+2069>", "<U+2066><U+2069>", "\u2066\u2069", id="isolates"),
+    pytest.param("a\u2028b\u2029", "a<U+2028>b<U+2029>", "a<U+2028>b<U+2029>", "a<U+2028>b<U+2029>", id="separators-never-raw"),
+    pytest.param(TAGGED, "xy", "xy", TAGGED, id="tags-removed"),
+    pytest.param(FLAG_SCOTLAND, FLAG_SCOTLAND, "\U0001f3f4", FLAG_SCOTLAND, id="flag-sequence-kept"),
+    pytest.param("\U0001f3f4\U000e0067\U000e007f", "\U0001f3f4", "\U0001f3f4", "\U0001f3f4\U000e0067\U000e007f", id="flag-too-short"),
+    pytest.param("zero\u200bwidth\ufeff", "zero\u200bwidth\ufeff", "zero<U+200B>width<U+FEFF>", "zero\u200bwidth\ufeff", id="invisible"),
+    pytest.param("soft\u00adhyphen", "soft\u00adhyphen", "soft<U+00AD>hyphen", "soft\u00adhyphen", id="soft-hyphen"),
+    pytest.param("\U0001f600 ok", "\U0001f600 ok", "\U0001f600 ok", "\U0001f600 ok", id="emoji-untouched"),
+]
+
+
+@pytest.mark.parametrize(("text", "standard", "strict", "off"), CASES)
+@pytest.mark.parametrize("mode", ["render", "strip"])
+def test_policy(impl, mode, text, standard, strict, off):
+    data = text.encode()
+    assert_transcript(impl, data, standard, mode=mode)
+    assert_transcript(impl, data, strict, mode=mode, unicode="strict")
+    assert_transcript(impl, data, off, mode=mode, unicode="off")
+
+
+def test_policy_does_not_change_columns(impl):
+    # The override is one cell (overwritten by "X"), however long its shown form is.
+    assert_transcript(impl, f"a{RLO}b\r\x1b[1CX".encode(), "aXb")
+
+
+def test_flag_across_sequences_in_strip_mode(impl):
+    data = FLAG_SCOTLAND[:3].encode() + b"\x1b[31m" + FLAG_SCOTLAND[3:].encode()
+    assert_transcript(impl, data, FLAG_SCOTLAND, mode="strip")
+
+
+def test_live_applies_policy_without_counting(impl):
+    decoder = impl.TranscriptDecoder()
+    decoder.decode(f"a{RLO}".encode())
+    assert decoder.live == "a<U+202E>"
+    assert decoder.stats["bidi_shown"] == 0
+    decoder.decode(b"", final=True)
+    assert decoder.stats["bidi_shown"] == 1
+
+
+@pytest.mark.parametrize("mode", ["render", "strip"])
+def test_stats(impl, mode):
+    decoder = impl.TranscriptDecoder(mode=mode, unicode="strict")
+    decoder.decode(f"{RLO}\u2028{TAGGED}\u200b".encode(), final=True)
+    stats = decoder.stats
+    assert (stats["bidi_shown"], stats["separators_shown"], stats["tags_removed"], stats["invisible_shown"]) == (1, 1, 6, 1)
+
+
+@pytest.mark.parametrize("mode", ["render", "strip"])
+def test_no_splitlines_character_survives(impl, mode):
+    data = "a\x1c\x1d\x1e\x85\u2028\u2029\x0b\x0c\rb".encode()
+    out = impl.sanitize(data, mode=mode, unicode="off")
+    assert out.split("\n") == out.splitlines()

@@ -1,0 +1,56 @@
+"""SPEC 2.1: UTF-8 is decoded in the ground state only, with maximal-subpart replacement."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import assert_transcript
+
+CASES = [
+    pytest.param(b"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "café € 😀", id="valid"),
+    pytest.param(b"\xff", "\ufffd", id="invalid-byte"),
+    pytest.param(b"\xe2\x82A", "\ufffdA", id="truncated-then-text"),
+    pytest.param(b"\xe2\x82\x1b[31mX", "\ufffdX", id="partial_utf8_into_esc"),
+    pytest.param(b"\xe2\x82\nX", "\ufffd\nX", id="partial_utf8_into_lf"),
+    pytest.param(b"\xe2\x82\x07X", "\ufffdX", id="partial_utf8_into_bel"),
+    pytest.param(b"\xe2\x82\x7fX", "\ufffdX", id="partial_utf8_into_del"),
+    pytest.param(b"\xf0\x9f\x98", "\ufffd", id="partial-at-final"),
+    pytest.param(b"\xed\xa0\x80", "\ufffd\ufffd\ufffd", id="surrogate-encoded"),
+    pytest.param(b"\xc0\xaf", "\ufffd\ufffd", id="overlong"),
+    pytest.param(b"\xf4\x90\x80\x80", "\ufffd" * 4, id="beyond-unicode"),
+    pytest.param(b"\x80\x9f", "\ufffd\ufffd", id="raw-c1-bytes"),
+    pytest.param(b"\xc2\x85X\xc2\x9b", "X", id="decoded-c1-dropped"),
+    pytest.param(b"\xef\xbf\xbd", "\ufffd", id="genuine-replacement-char"),
+]
+
+
+@pytest.mark.parametrize(("data", "expected"), CASES)
+def test_utf8(impl, data, expected):
+    assert_transcript(impl, data, expected)
+    assert_transcript(impl, data, expected, mode="strip")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"\xe2\x82A", b"\xc0\xaf\xff\xfe", b"ok\xf0\x9f\x98\x80\xed\xa0\x80", b"\xf1\x80\x80\xe1\x80\xc2"],
+)
+def test_same_as_bytes_decode(impl, data):
+    """Plain text with invalid UTF-8 gives exactly what bytes.decode("utf-8", "replace") gives."""
+    assert_transcript(impl, data, data.decode("utf-8", "replace"))
+
+
+@pytest.mark.parametrize(
+    ("data", "invalid", "c1"),
+    [(b"\xe2\x82A", 2, 0), (b"\xff\xfe", 2, 0), (b"\xef\xbf\xbd", 0, 0), (b"\xc2\x85\xc2\x9f", 0, 2), (b"\xf0\x9f", 2, 0)],
+)
+def test_stats_count_replaced_bytes_and_c1(impl, data, invalid, c1):
+    for cut in range(len(data) + 1):
+        decoder = impl.TranscriptDecoder()
+        decoder.decode(data[:cut])
+        decoder.decode(data[cut:], final=True)
+        assert (decoder.stats["invalid_bytes"], decoder.stats["c1_dropped"]) == (invalid, c1)
+
+
+def test_high_bytes_inside_sequences_are_not_text(impl):
+    assert_transcript(impl, b"A\x1b[\xe2\x82\xac31mB", "AB")
+    assert_transcript(impl, b"A\x1b]0;\xe2\x82\xac\x07B", "AB")
