@@ -51,3 +51,12 @@ def impl(request: pytest.FixtureRequest) -> types.ModuleType:
 def both(request: pytest.FixtureRequest) -> tuple[types.ModuleType, types.ModuleType]:
     """The two implementations together, for differential tests."""
     return implementation(request, "c"), implementation(request, "py")
+
+
+# Profiles: "ci" (the default) keeps the suite fast; "long" is for hunting differences between the twins:
+#   pytest tests/test_properties.py --hypothesis-profile=long
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("ci", deadline=None)
+settings.register_profile("long", max_examples=20_000, deadline=None)
+settings.load_profile("ci")

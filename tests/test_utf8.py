@@ -54,3 +54,16 @@ def test_stats_count_replaced_bytes_and_c1(impl, data, invalid, c1):
 def test_high_bytes_inside_sequences_are_not_text(impl):
     assert_transcript(impl, b"A\x1b[\xe2\x82\xac31mB", "AB")
     assert_transcript(impl, b"A\x1b]0;\xe2\x82\xac\x07B", "AB")
+
+
+@pytest.mark.parametrize("data", [b"\xed\xa0", b"\xe0\x80", b"\xf4\x90\x80", b"\xf0\x80"])
+def test_invalid_prefix_is_replaced_at_once(impl, data):
+    """Only a real prefix of a code point waits for the next chunk; an invalid one is replaced now."""
+    decoder = impl.TranscriptDecoder(mode="strip")
+    assert decoder.decode(data) == data.decode("utf-8", "replace")
+
+
+def test_valid_prefix_waits(impl):
+    decoder = impl.TranscriptDecoder(mode="strip")
+    assert decoder.decode(b"a\xed\x9f") == "a"
+    assert decoder.decode(b"\xbf") == "\ud7ff"

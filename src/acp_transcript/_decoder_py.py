@@ -434,8 +434,13 @@ class TranscriptDecoder:
             # is exactly SPEC 2.1's (at most 3 bytes, maximal subparts).
             text, used = codecs.utf_8_decode(raw, "replace", False)
             if used < len(raw):
-                self._carry = bytes(raw[used:])
-                raw = raw[:used]
+                if raw[used] == 0xED and used + 1 < len(raw) and raw[used + 1] > 0x9F:
+                    # CPython also holds back ED A0-BF (a surrogate, so no prefix of any code point); SPEC 2.1
+                    # carries only real prefixes, so that the replacement is emitted now, as the C core does.
+                    text = raw.decode("utf-8", "replace")
+                else:
+                    self._carry = bytes(raw[used:])
+                    raw = raw[:used]
         else:
             text = raw.decode("utf-8", "replace")
         if not text.isascii():

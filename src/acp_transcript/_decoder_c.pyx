@@ -1,0 +1,1147 @@
+# cython: language_level=3
+"""The transcript decoder in Cython: the byte-for-byte twin of ``_decoder_py.py`` at C speed.
+
+``_decoder_py.py`` documents the algorithm; every method here mirrors the Python method of the same name
+(``_write`` -> ``write``, ``_enforce_limits`` -> ``enforce_limits``, ...), and the two change together.
+The hot path (``feed`` and everything it calls) touches no Python object: bytes come from the buffer
+protocol, lines are arrays of UCS-4 cells, output goes to a growable UCS-4 buffer, and a ``str`` is built once
+per call with ``PyUnicode_New`` at the narrowest width. Python objects appear only per call: building that
+``str``, and the Unicode policy (shared with the fallback, run only when a character it concerns was emitted).
+"""
+
+cimport cython
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.unicode cimport PyUnicode_1BYTE_DATA, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_New
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memmove
+
+from ._base64 import as_base64_bytes, base64_error
+from ._options import STAT_KEYS, parse_options
+from ._unicode_policy import HOLD, apply_policy
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object o)
+
+# Parser states: the same numbers as _decoder_py (ST_STRING stands for the six DCS/SOS/PM/APC states).
+cdef enum:
+    GROUND = 0
+    ESCAPE = 1
+    ESCAPE_INTERMEDIATE = 2
+    CSI_ENTRY = 3
+    CSI_PARAM = 4
+    CSI_INTERMEDIATE = 5
+    CSI_IGNORE = 6
+    OSC_STRING = 7
+    ST_STRING = 8
+
+# Cell kinds below U+0020, never text.
+cdef enum:
+    BLANK = 0
+    TAB = 1
+    FILL = 2
+
+cdef enum:
+    MAX_PARAMS = 32
+    MAX_PARAM = 65535
+    MAX_INTERMEDIATES = 2
+
+# Indexes into stats[], in the order of _options.STAT_KEYS.
+cdef enum:
+    S_SEQUENCES = 0
+    S_CONTROLS = 1
+    S_INVALID = 2
+    S_C1 = 3
+    S_ABANDONED = 4
+    S_UNTERMINATED = 5
+    S_ALT = 6
+    S_OVERWRITTEN = 7
+    N_COUNTED = 8  # the rest (policy counters) are counted by the shared Python policy
+    N_STATS = 12
+
+# Output flags: which characters this call emitted that the (Python) Unicode policy must look at.
+cdef enum:
+    NEEDS_POLICY = 1
+    BLACK_FLAG = 2
+
+cdef Py_ssize_t HUGE = (<Py_ssize_t>1) << 62
+
+ctypedef struct Line:
+    uint32_t *cells
+    Py_ssize_t len
+    Py_ssize_t cap
+
+ctypedef struct Buf:
+    uint32_t *data
+    Py_ssize_t len
+    Py_ssize_t cap
+    uint32_t maxchar
+    int flags
+
+# Byte classes for the base64 alphabet (RFC 4648 table 1); 64 = '=', 255 = invalid.
+cdef uint8_t B64[256]
+cdef int _i
+cdef bytes _ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+for _i in range(256):
+    B64[_i] = 255
+for _i in range(64):
+    B64[<uint8_t>_ALPHABET[_i]] = _i
+B64[0x3D] = 64
+
+assert len(STAT_KEYS) == N_STATS
+
+
+cdef inline bint policy_char(uint32_t cp) noexcept nogil:
+    """Could the Unicode policy change this character (any policy)? Mirrors _unicode_policy's classes."""
+    if cp < 0xAD:
+        return False
+    if cp == 0xAD or cp == 0x61C or cp == 0x180E or cp == 0xFEFF:
+        return True
+    if 0x200B <= cp <= 0x200F or 0x2028 <= cp <= 0x202E or 0x2060 <= cp <= 0x2069:
+        return True
+    return 0xE0000 <= cp <= 0xE007F
+
+
+cdef int buf_reserve(Buf *buf, Py_ssize_t extra) except -1:
+    cdef Py_ssize_t need = buf.len + extra
+    cdef Py_ssize_t cap
+    cdef uint32_t *data
+    if need <= buf.cap:
+        return 0
+    cap = buf.cap * 2 if buf.cap else 256
+    while cap < need:
+        cap *= 2
+    data = <uint32_t *>realloc(buf.data, cap * sizeof(uint32_t))
+    if data == NULL:
+        raise MemoryError()
+    buf.data = data
+    buf.cap = cap
+    return 0
+
+
+cdef inline int buf_put(Buf *buf, uint32_t cp) except -1:
+    if buf.len == buf.cap:
+        buf_reserve(buf, 1)
+    buf.data[buf.len] = cp
+    buf.len += 1
+    if cp > buf.maxchar:
+        buf.maxchar = cp
+    if cp >= 0xAD:
+        if policy_char(cp):
+            buf.flags |= NEEDS_POLICY
+        elif cp == 0x1F3F4:
+            buf.flags |= BLACK_FLAG
+    return 0
+
+
+cdef str buf_take(Buf *buf):
+    """The buffer as a str of the narrowest kind; the buffer is emptied."""
+    cdef Py_ssize_t n = buf.len, i
+    cdef str text = PyUnicode_New(n, buf.maxchar)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef uint8_t *d1
+    cdef uint16_t *d2
+    if kind == 1:
+        d1 = <uint8_t *>PyUnicode_DATA(text)
+        for i in range(n):
+            d1[i] = <uint8_t>buf.data[i]
+    elif kind == 2:
+        d2 = <uint16_t *>PyUnicode_DATA(text)
+        for i in range(n):
+            d2[i] = <uint16_t>buf.data[i]
+    else:
+        memcpy(PyUnicode_DATA(text), buf.data, n * sizeof(uint32_t))
+    buf.len = 0
+    buf.maxchar = 0
+    buf.flags = 0
+    return text
+
+
+cdef int line_reserve(Line *line, Py_ssize_t size) except -1:
+    cdef Py_ssize_t cap
+    cdef uint32_t *cells
+    if size <= line.cap:
+        return 0
+    cap = line.cap * 2 if line.cap else 64
+    while cap < size:
+        cap *= 2
+    cells = <uint32_t *>realloc(line.cells, cap * sizeof(uint32_t))
+    if cells == NULL:
+        raise MemoryError()
+    line.cells = cells
+    line.cap = cap
+    return 0
+
+
+cdef inline void line_trim(Line *line) noexcept nogil:
+    while line.len and line.cells[line.len - 1] == BLANK:
+        line.len -= 1
+
+
+cdef inline Py_ssize_t written(const uint32_t *cells, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
+    cdef Py_ssize_t count = 0, i
+    for i in range(start, stop):
+        if cells[i] != BLANK:
+            count += 1
+    return count
+
+
+cdef int line_text(Line *line, Buf *out) except -1:
+    """Mirror of _decoder_py.line_text: tab spans to \\t, trailing blanks dropped, other blanks to spaces."""
+    cdef Py_ssize_t n = line.len, i = 0, pending = 0, need, k
+    cdef uint32_t cp
+    cdef const uint32_t *cells = line.cells
+    cdef bint tab
+    buf_reserve(out, n)
+    while i < n:
+        cp = cells[i]
+        if cp == TAB:
+            need = 7 - i % 8
+            tab = i + need < n
+            if tab:
+                for k in range(i + 1, i + need + 1):
+                    if cells[k] != FILL:
+                        tab = False
+                        break
+            if tab:
+                while pending:
+                    out.data[out.len] = 0x20
+                    out.len += 1
+                    pending -= 1
+                out.data[out.len] = 0x09
+                out.len += 1
+                i += need + 1
+                continue
+            pending += 1
+        elif cp <= FILL:
+            pending += 1
+        else:
+            while pending:
+                out.data[out.len] = 0x20
+                out.len += 1
+                pending -= 1
+            out.data[out.len] = cp
+            out.len += 1
+            if cp > out.maxchar:
+                out.maxchar = cp
+            if cp >= 0xAD:
+                if policy_char(cp):
+                    out.flags |= NEEDS_POLICY
+                elif cp == 0x1F3F4:
+                    out.flags |= BLACK_FLAG
+        i += 1
+    return 0
+
+
+@cython.final
+cdef class TranscriptDecoder:
+    """Turn terminal output bytes, fed in any chunks, into a safe plain-text transcript.
+
+    The compiled twin of ``acp_transcript._decoder_py.TranscriptDecoder``; see there for the algorithm.
+    One instance must not be used from two threads at once; separate instances are independent.
+
+    >>> d = TranscriptDecoder()
+    >>> d.decode(b"\\x1b[32mok\\x1b[0m 10%\\r") + d.decode(b"ok 100%\\n", final=True)
+    'ok 100%\\n'
+    """
+
+    cdef object _options
+    cdef str _unicode
+    cdef bint render, keep_tabs, drop_alt
+    cdef Py_ssize_t live_lines, max_line_cells, max_live_cells, max_jump, max_string_bytes
+    cdef int64_t stats[N_STATS]
+    # parser
+    cdef int state
+    cdef uint32_t u8_cp
+    cdef int u8_need, u8_seen
+    cdef uint8_t u8_lower, u8_upper
+    cdef uint32_t params[MAX_PARAMS]
+    cdef int nparams
+    cdef int64_t param
+    cdef int intermediates, private
+    cdef Py_ssize_t string_bytes
+    cdef bint alt, hidden
+    # render
+    cdef Line *lines  # the window is lines[top : top + count]
+    cdef Py_ssize_t top, count, lines_cap
+    cdef Py_ssize_t row, col, cells, committed
+    cdef bint has_saved, has_alt_saved
+    cdef Py_ssize_t saved_row, saved_col, alt_saved_row, alt_saved_col
+    cdef uint32_t last
+    # strip
+    cdef bint pending_cr
+    cdef str held
+    # output of the current call
+    cdef Buf out
+    # decode_base64 scratch space
+    cdef uint8_t *scratch
+    cdef Py_ssize_t scratch_cap
+
+    def __cinit__(self):
+        self.lines = NULL
+        self.out.data = NULL
+        self.out.len = self.out.cap = 0
+        self.out.maxchar = 0
+        self.out.flags = 0
+        self.scratch = NULL
+        self.scratch_cap = 0
+        self.top = self.count = self.lines_cap = 0
+
+    def __init__(
+        self,
+        *,
+        mode="render",
+        tabs="keep",
+        alt_screen="drop",
+        unicode="standard",
+        live_lines=200,
+        max_line_cells=65536,
+        max_live_cells=1 << 20,
+        max_jump=1024,
+        max_string_bytes=65536,
+    ):
+        options = parse_options(
+            mode, tabs, alt_screen, unicode, live_lines, max_line_cells, max_live_cells, max_jump, max_string_bytes
+        )
+        self._options = options
+        self.render = options.mode == "render"
+        self.keep_tabs = options.tabs == "keep"
+        self.drop_alt = options.alt_screen == "drop"
+        self._unicode = options.unicode
+        self.live_lines = options.live_lines
+        self.max_line_cells = options.max_line_cells
+        self.max_live_cells = options.max_live_cells
+        self.max_jump = options.max_jump
+        self.max_string_bytes = options.max_string_bytes
+        self.reset()
+
+    def __dealloc__(self):
+        self.free_lines()
+        free(self.lines)
+        free(self.out.data)
+        free(self.scratch)
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def options(self):
+        """The options this decoder was made with."""
+        return self._options._asdict()
+
+    @property
+    def stats(self):
+        """A copy of the diagnostics counters (SPEC 2.6); they add up over streams until ``reset()``."""
+        return {key: self.stats[i] for i, key in enumerate(STAT_KEYS)}
+
+    @property
+    def live(self):
+        """The live window as text (render mode): what a UI shows as still in progress. ``""`` in strip mode."""
+        cdef Buf tmp
+        cdef Py_ssize_t i
+        if not self.render:
+            return ""
+        tmp.data = NULL
+        tmp.len = tmp.cap = 0
+        tmp.maxchar = 0
+        tmp.flags = 0
+        try:
+            for i in range(self.count):
+                if i:
+                    buf_put(&tmp, 0x0A)
+                line_text(&self.lines[self.top + i], &tmp)
+            text = buf_take(&tmp)
+        finally:
+            free(tmp.data)
+        return apply_policy(text, self._unicode, None)
+
+    def reset(self):
+        """Forget the stream and the counters: the decoder is as new."""
+        cdef int i
+        for i in range(N_STATS):
+            self.stats[i] = 0
+        self.out.len = 0
+        self.out.maxchar = 0
+        self.out.flags = 0
+        self.held = ""
+        self.reset_stream()
+
+    def decode(self, data, final=False):
+        """Feed ``data``; return the text committed by this call (all remaining text when ``final``)."""
+        cdef Py_buffer view
+        if isinstance(data, memoryview):
+            if data.ndim > 1 or data.itemsize != 1 or not data.c_contiguous:
+                raise TypeError("a memoryview must be one-dimensional and contiguous with item size 1")
+        elif not isinstance(data, (bytes, bytearray)):
+            raise TypeError(f"decode() needs bytes, bytearray or memoryview, not {type(data).__name__}")
+        PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+        try:
+            if view.len:
+                self.feed(<const uint8_t *>view.buf, view.len)
+        finally:
+            PyBuffer_Release(&view)
+        if final:
+            self.finish()
+        return self.take_output(final)
+
+    def decode_base64(self, chunk, final=False):
+        """Decode one independently encoded RFC 4648 chunk (strict) and feed its bytes.
+
+        Raises ``Base64Error`` (a ``ValueError``, with ``.offset``) before anything is fed.
+        """
+        cdef Py_buffer view
+        cdef Py_ssize_t size
+        if isinstance(chunk, str):
+            if not PyUnicode_IS_ASCII(chunk):
+                as_base64_bytes(chunk)  # raises the Base64Error naming the first non-ASCII character
+            size = self.base64_into_scratch(PyUnicode_1BYTE_DATA(chunk), PyUnicode_GET_LENGTH(chunk))
+        elif isinstance(chunk, (bytes, bytearray, memoryview)):
+            if isinstance(chunk, memoryview) and (chunk.ndim > 1 or chunk.itemsize != 1 or not chunk.c_contiguous):
+                chunk = chunk.tobytes()
+            PyObject_GetBuffer(chunk, &view, PyBUF_SIMPLE)
+            try:
+                size = self.base64_into_scratch(<const uint8_t *>view.buf, view.len)
+            finally:
+                PyBuffer_Release(&view)
+        else:
+            raise TypeError(f"a base64 chunk must be str or bytes-like, not {type(chunk).__name__}")
+        if size < 0:
+            raise base64_error(as_base64_bytes(chunk))
+        if size:
+            self.feed(self.scratch, size)
+        if final:
+            self.finish()
+        return self.take_output(final)
+
+    # ------------------------------------------------------------------ base64
+
+    cdef Py_ssize_t base64_into_scratch(self, const uint8_t *src, Py_ssize_t n) except -2:
+        """Strict RFC 4648 decode into self.scratch; the decoded size, or -1 when ``src`` is not strict base64
+        (the caller then asks _base64.base64_error for the exact offset and reason)."""
+        cdef Py_ssize_t i, o = 0, pad = 0
+        cdef uint32_t a, b, c, d
+        cdef uint8_t *dst
+        if n % 4:
+            return -1
+        if n == 0:
+            return 0
+        if src[n - 1] == 0x3D:
+            pad = 2 if src[n - 2] == 0x3D else 1
+        if self.scratch_cap < n // 4 * 3:
+            dst = <uint8_t *>realloc(self.scratch, n // 4 * 3)
+            if dst == NULL:
+                raise MemoryError()
+            self.scratch = dst
+            self.scratch_cap = n // 4 * 3
+        dst = self.scratch
+        for i in range(0, n - 4, 4):
+            a = B64[src[i]]
+            b = B64[src[i + 1]]
+            c = B64[src[i + 2]]
+            d = B64[src[i + 3]]
+            if (a | b | c | d) >= 64:  # 255 (not in the alphabet) or 64 ('=' before the end)
+                return -1
+            a = (a << 18) | (b << 12) | (c << 6) | d
+            dst[o] = <uint8_t>(a >> 16)
+            dst[o + 1] = <uint8_t>(a >> 8)
+            dst[o + 2] = <uint8_t>a
+            o += 3
+        a = B64[src[n - 4]]
+        b = B64[src[n - 3]]
+        c = B64[src[n - 2]] if pad < 2 else 0
+        d = B64[src[n - 1]] if pad < 1 else 0
+        if (a | b | c | d) >= 64:
+            return -1
+        a = (a << 18) | (b << 12) | (c << 6) | d
+        dst[o] = <uint8_t>(a >> 16)
+        o += 1
+        if pad < 2:
+            dst[o] = <uint8_t>(a >> 8)
+            o += 1
+        if pad < 1:
+            dst[o] = <uint8_t>a
+            o += 1
+        return o
+
+    # ------------------------------------------------------------------ stream state
+
+    cdef void free_lines(self) noexcept:
+        cdef Py_ssize_t i
+        for i in range(self.top, self.top + self.count):
+            free(self.lines[i].cells)
+        self.top = self.count = 0
+
+    cdef int reset_stream(self) except -1:
+        self.state = GROUND
+        self.u8_need = self.u8_seen = 0
+        self.u8_cp = 0
+        self.u8_lower = 0x80
+        self.u8_upper = 0xBF
+        self.nparams = 0
+        self.param = -1
+        self.intermediates = 0
+        self.private = 0
+        self.string_bytes = 0
+        self.alt = self.hidden = False
+        self.free_lines()
+        self.append_line()
+        self.row = self.col = self.cells = self.committed = 0
+        self.has_saved = self.has_alt_saved = False
+        self.last = 0
+        self.pending_cr = False
+        return 0
+
+    cdef object take_output(self, bint final):
+        cdef int flags = self.out.flags
+        text = buf_take(&self.out)
+        if self.render:
+            if flags & NEEDS_POLICY:
+                text = self.policy(text)
+            return text
+        if not (flags or self.held):
+            return text
+        text = self.held + text
+        self.held = ""
+        if not final and self._unicode == "standard" and "\U0001f3f4" in text:
+            hold = HOLD.search(text)
+            if hold is not None:
+                self.held = text[hold.start():]
+                text = text[:hold.start()]
+        return self.policy(text)
+
+    cdef object policy(self, str text):
+        counts = dict.fromkeys(STAT_KEYS[N_COUNTED:], 0)
+        text = apply_policy(text, self._unicode, counts)
+        for i, key in enumerate(STAT_KEYS[N_COUNTED:]):
+            self.stats[N_COUNTED + i] += counts[key]
+        return text
+
+    cdef int finish(self) except -1:
+        if self.u8_need:
+            self.flush_partial()
+        if self.state != GROUND:
+            self.stats[S_UNTERMINATED] += 1
+        if self.render:
+            self.commit_window(True)
+        elif self.pending_cr:
+            buf_put(&self.out, 0x0A)
+        self.reset_stream()
+        return 0
+
+    # ------------------------------------------------------------------ parser
+
+    cdef int feed(self, const uint8_t *data, Py_ssize_t n) except -1:
+        cdef Py_ssize_t pos = 0, end
+        cdef uint8_t byte
+        while pos < n:
+            if self.state == GROUND:
+                byte = data[pos]
+                if 0x20 <= byte < 0x7F and not self.u8_need:
+                    end = pos + 1
+                    while end < n and 0x20 <= data[end] < 0x7F:
+                        end += 1
+                    self.print_ascii(data + pos, end - pos)
+                    pos = end
+                    continue
+                if byte >= 0x80:
+                    self.utf8_byte(byte)
+                    pos += 1
+                    continue
+                if self.u8_need:  # a control interrupts a partial code point: one U+FFFD (SPEC 2.1)
+                    self.flush_partial()
+                    continue  # the byte is processed again, now with no partial code point
+                if byte == 0x1B:
+                    self.stats[S_SEQUENCES] += 1
+                    self.state = ESCAPE
+                    self.intermediates = 0
+                elif byte == 0x7F:
+                    self.stats[S_CONTROLS] += 1
+                else:
+                    self.execute(byte)
+                pos += 1
+            elif self.state >= OSC_STRING:
+                pos = self.string(data, pos, n)
+            else:
+                self.step(data[pos])
+                pos += 1
+        return 0
+
+    cdef int step(self, uint8_t byte) except -1:
+        cdef int state = self.state
+        cdef int64_t value
+        if byte == 0x1B:
+            self.stats[S_SEQUENCES] += 1
+            self.state = ESCAPE
+            self.intermediates = 0
+        elif byte == 0x18 or byte == 0x1A:
+            self.stats[S_CONTROLS] += 1
+            self.state = GROUND
+        elif byte < 0x20:
+            self.execute(byte)
+        elif byte >= 0x7F:
+            pass
+        elif state == ESCAPE:
+            if byte < 0x30:
+                self.intermediates = 1
+                self.state = ESCAPE_INTERMEDIATE
+            elif byte == 0x5B:
+                self.state = CSI_ENTRY
+                self.nparams = 0
+                self.param = -1
+                self.private = 0
+                self.intermediates = 0
+            elif byte == 0x5D:
+                self.state = OSC_STRING
+                self.string_bytes = 0
+            elif byte == 0x50 or byte == 0x58 or byte == 0x5E or byte == 0x5F:
+                self.state = ST_STRING
+                self.string_bytes = 0
+            else:
+                self.state = GROUND
+                self.esc_dispatch(byte)
+        elif state == ESCAPE_INTERMEDIATE:
+            if byte >= 0x30:
+                self.state = GROUND
+        elif state == CSI_IGNORE:
+            if byte >= 0x40:
+                self.state = GROUND
+        elif byte >= 0x40:
+            self.state = GROUND
+            if self.intermediates == 0:
+                if self.param >= 0:
+                    self.push_param()
+                self.csi_dispatch(byte)
+        elif byte < 0x30:
+            self.intermediates += 1
+            self.state = CSI_IGNORE if self.intermediates > MAX_INTERMEDIATES else CSI_INTERMEDIATE
+        elif state == CSI_INTERMEDIATE:
+            self.state = CSI_IGNORE
+        elif byte <= 0x39:
+            value = (self.param if self.param > 0 else 0) * 10 + byte - 0x30
+            self.param = value if value < MAX_PARAM else MAX_PARAM
+            self.state = CSI_PARAM
+        elif byte <= 0x3B:
+            self.push_param()
+            self.param = 0
+            self.state = CSI_PARAM
+        elif state == CSI_ENTRY:
+            self.private = byte
+            self.state = CSI_PARAM
+        else:
+            self.state = CSI_IGNORE
+        return 0
+
+    cdef inline void push_param(self) noexcept:
+        if self.nparams < MAX_PARAMS:
+            self.params[self.nparams] = <uint32_t>(self.param if self.param > 0 else 0)
+            self.nparams += 1
+
+    cdef Py_ssize_t string(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1:
+        cdef bint osc = self.state == OSC_STRING
+        cdef Py_ssize_t at
+        cdef uint8_t byte
+        while True:
+            at = pos
+            while at < n:
+                byte = data[at]
+                if byte == 0x0A or byte == 0x18 or byte == 0x1A or byte == 0x1B or (byte == 0x07 and osc):
+                    break
+                at += 1
+            self.string_bytes += at - pos
+            if at == n:
+                return n
+            if byte == 0x0A:
+                if self.string_bytes > self.max_string_bytes:
+                    self.stats[S_ABANDONED] += 1
+                    self.state = GROUND
+                    self.execute(0x0A)
+                    return at + 1
+                self.string_bytes += 1
+                pos = at + 1
+            elif byte == 0x1B:
+                self.stats[S_SEQUENCES] += 1
+                self.state = ESCAPE
+                self.intermediates = 0
+                return at + 1
+            elif byte == 0x07:
+                self.state = GROUND
+                return at + 1
+            else:
+                self.stats[S_CONTROLS] += 1
+                self.state = GROUND
+                return at + 1
+
+    # ------------------------------------------------------------------ UTF-8 (maximal subparts, WHATWG)
+
+    cdef int utf8_byte(self, uint8_t byte) except -1:
+        if self.u8_need:
+            if self.u8_lower <= byte <= self.u8_upper:
+                self.u8_cp = (self.u8_cp << 6) | (byte & 0x3F)
+                self.u8_need -= 1
+                self.u8_seen += 1
+                self.u8_lower = 0x80
+                self.u8_upper = 0xBF
+                if not self.u8_need:
+                    self.u8_seen = 0
+                    self.print_cp(self.u8_cp)
+                return 0
+            self.flush_partial()
+        if 0xC2 <= byte <= 0xDF:
+            self.u8_need = 1
+            self.u8_cp = byte & 0x1F
+        elif 0xE0 <= byte <= 0xEF:
+            self.u8_need = 2
+            self.u8_cp = byte & 0x0F
+            if byte == 0xE0:
+                self.u8_lower = 0xA0
+            elif byte == 0xED:
+                self.u8_upper = 0x9F
+        elif 0xF0 <= byte <= 0xF4:
+            self.u8_need = 3
+            self.u8_cp = byte & 0x07
+            if byte == 0xF0:
+                self.u8_lower = 0x90
+            elif byte == 0xF4:
+                self.u8_upper = 0x8F
+        else:
+            self.stats[S_INVALID] += 1
+            return self.print_cp(0xFFFD)
+        self.u8_seen = 1
+        return 0
+
+    cdef int flush_partial(self) except -1:
+        self.stats[S_INVALID] += self.u8_seen
+        self.u8_need = self.u8_seen = 0
+        self.u8_lower = 0x80
+        self.u8_upper = 0xBF
+        return self.print_cp(0xFFFD)
+
+    cdef int print_cp(self, uint32_t cp) except -1:
+        if 0x80 <= cp <= 0x9F:  # decoded C1: no effect, never emitted
+            self.stats[S_C1] += 1
+            return 0
+        if self.hidden:
+            self.stats[S_ALT] += 1
+            return 0
+        if self.render:
+            return self.write_fill(cp, 1)
+        if self.pending_cr:
+            self.pending_cr = False
+            buf_put(&self.out, 0x0A)
+        return buf_put(&self.out, cp)
+
+    cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1:
+        cdef Py_ssize_t i
+        if self.hidden:
+            self.stats[S_ALT] += n
+            return 0
+        if self.render:
+            return self.write_ascii(text, n)
+        if self.pending_cr:
+            self.pending_cr = False
+            buf_put(&self.out, 0x0A)
+        buf_reserve(&self.out, n)
+        for i in range(n):
+            self.out.data[self.out.len + i] = text[i]
+        self.out.len += n  # ASCII: maxchar (which only tells str width) need not change
+        return 0
+
+    # ------------------------------------------------------------------ C0, ESC and CSI functions
+
+    cdef int execute(self, uint8_t byte) except -1:
+        if byte == 0x0A or byte == 0x0B or byte == 0x0C:
+            if not self.hidden:
+                if self.render:
+                    self.newline()
+                else:
+                    buf_put(&self.out, 0x0A)
+                    self.pending_cr = False
+        elif byte == 0x0D:
+            if not self.hidden:
+                if self.render:
+                    self.col = 0
+                else:
+                    self.pending_cr = True
+        elif byte == 0x09:
+            if not self.hidden:
+                if self.render:
+                    self.tab()
+                else:
+                    self.print_cp(0x09)
+        elif byte == 0x08 and self.render:
+            if not self.hidden and self.col:
+                self.col -= 1
+        else:
+            self.stats[S_CONTROLS] += 1
+        return 0
+
+    cdef int esc_dispatch(self, uint8_t final) except -1:
+        if final == 0x63:  # c: RIS
+            self.set_alt(False, False)
+            if self.render:
+                self.commit_window(False)
+        elif not self.render or self.hidden:
+            return 0
+        elif final == 0x37:  # 7: DECSC
+            self.save_cursor()
+        elif final == 0x38:  # 8: DECRC
+            self.restore_cursor(self.has_saved, self.saved_row, self.saved_col)
+        elif final == 0x44 or final == 0x45:  # D: IND, E: NEL
+            self.newline()
+        elif final == 0x4D:  # M: RI
+            self.row = self.row - 1 if self.row > 0 else 0
+        return 0
+
+    cdef inline Py_ssize_t p(self, int index, Py_ssize_t default) noexcept:
+        cdef Py_ssize_t value = self.params[index] if index < self.nparams else 0
+        return value if value else default
+
+    cdef int csi_dispatch(self, uint8_t final) except -1:
+        cdef int i
+        cdef uint32_t mode
+        if self.private:
+            if self.private == 0x3F and (final == 0x68 or final == 0x6C):
+                for i in range(self.nparams):
+                    mode = self.params[i]
+                    if mode == 1049 or mode == 1047 or mode == 47:
+                        self.set_alt(final == 0x68, mode == 1049)
+            return 0
+        if not self.render or self.hidden or final == 0x6D:
+            return 0
+        if final == 0x4B:  # K: EL
+            i = <int>self.p(0, 0)
+            if i == 0:
+                self.erase(self.col, HUGE)
+            elif i == 1:
+                self.erase(0, self.col + 1)
+            elif i == 2:
+                self.erase(0, HUGE)
+        elif final == 0x58:  # X: ECH
+            self.erase(self.col, self.col + self.p(0, 1))
+        elif final == 0x40:  # @: ICH
+            self.ich(self.p(0, 1))
+        elif final == 0x50:  # P: DCH
+            self.dch(self.p(0, 1))
+        elif final == 0x62:  # b: REP
+            self.rep(self.p(0, 1))
+        elif final == 0x47 or final == 0x60:  # G: CHA, `: HPA
+            self.cha(self.p(0, 1) - 1)
+        elif final == 0x43 or final == 0x61:  # C: CUF, a: HPR
+            self.col = self.forward_target(self.col + self.p(0, 1))
+        elif final == 0x44:  # D: CUB
+            self.col = self.col - self.p(0, 1) if self.col > self.p(0, 1) else 0
+        elif final == 0x41 or final == 0x46:  # A: CUU, F: CPL
+            self.row = self.row - self.p(0, 1) if self.row > self.p(0, 1) else 0
+            if final == 0x46:
+                self.col = 0
+        elif final == 0x42 or final == 0x45:  # B: CUD, E: CNL
+            self.row = self.row + self.p(0, 1)
+            if self.row > self.count - 1:
+                self.row = self.count - 1
+            if final == 0x45:
+                self.col = 0
+        elif final == 0x48 or final == 0x66:  # H: CUP, f: HVP
+            self.fresh_line()
+            self.col = 0
+            self.col = self.forward_target(self.p(1, 1) - 1)
+        elif final == 0x64:  # d: VPA
+            self.fresh_line()
+        elif final == 0x4A:  # J: ED
+            self.ed(self.p(0, 0))
+        elif final == 0x73:  # s: SCOSC (with parameters it is DECSLRM)
+            if not self.nparams:
+                self.save_cursor()
+        elif final == 0x75:  # u: SCORC
+            if not self.nparams:
+                self.restore_cursor(self.has_saved, self.saved_row, self.saved_col)
+        return 0
+
+    cdef int set_alt(self, bint enter, bint restore) except -1:
+        if not self.drop_alt or enter == self.alt:
+            return 0
+        if enter and restore and self.render:
+            self.has_alt_saved = True
+            self.alt_saved_row = self.committed + self.row
+            self.alt_saved_col = self.col
+        self.alt = self.hidden = enter
+        if not enter and restore and self.render:
+            self.restore_cursor(self.has_alt_saved, self.alt_saved_row, self.alt_saved_col)
+        return 0
+
+    # ------------------------------------------------------------------ render: the window
+
+    cdef inline Line *cursor_line(self) noexcept:
+        return &self.lines[self.top + self.row]
+
+    cdef int append_line(self) except -1:
+        cdef Line *lines
+        cdef Py_ssize_t cap
+        if self.top + self.count == self.lines_cap:
+            if self.top:  # slide the window down to the start of the array (amortised O(1) per line)
+                memmove(self.lines, self.lines + self.top, self.count * sizeof(Line))
+                self.top = 0
+            if self.count == self.lines_cap:
+                cap = self.lines_cap * 2 if self.lines_cap else 16
+                lines = <Line *>realloc(self.lines, cap * sizeof(Line))
+                if lines == NULL:
+                    raise MemoryError()
+                self.lines = lines
+                self.lines_cap = cap
+        self.lines[self.top + self.count].cells = NULL
+        self.lines[self.top + self.count].len = 0
+        self.lines[self.top + self.count].cap = 0
+        self.count += 1
+        return 0
+
+    cdef int newline(self) except -1:
+        self.col = 0
+        if self.row == self.count - 1:
+            self.append_line()
+            self.row += 1
+            self.enforce_limits()
+        else:
+            self.row += 1
+        return 0
+
+    cdef int enforce_limits(self) except -1:
+        cdef Py_ssize_t count = self.count - self.live_lines, removed = 0, i
+        if count <= 0 and self.cells <= self.max_live_cells:
+            return 0
+        if count < 0:
+            count = 0
+        for i in range(count):
+            removed += self.lines[self.top + i].len
+        while count < self.row and self.cells - removed > self.max_live_cells:
+            removed += self.lines[self.top + count].len
+            count += 1
+        if count:
+            self.commit_top(count, removed)
+        return 0
+
+    cdef int commit_top(self, Py_ssize_t count, Py_ssize_t cells) except -1:
+        cdef Py_ssize_t i
+        for i in range(count):
+            line_text(&self.lines[self.top + i], &self.out)
+            buf_put(&self.out, 0x0A)
+            free(self.lines[self.top + i].cells)
+        self.top += count
+        self.count -= count
+        self.row -= count
+        self.cells -= cells
+        self.committed += count
+        return 0
+
+    cdef int commit_window(self, bint final) except -1:
+        cdef Py_ssize_t i, before
+        for i in range(self.count):
+            if final and i:
+                buf_put(&self.out, 0x0A)
+            before = self.out.len
+            line_text(&self.lines[self.top + i], &self.out)
+            if not final and not (i == self.count - 1 and self.out.len == before):
+                buf_put(&self.out, 0x0A)
+        self.committed += self.count
+        self.free_lines()
+        self.append_line()
+        self.row = self.col = self.cells = 0
+        return 0
+
+    # ------------------------------------------------------------------ render: printing
+
+    cdef int prepare_write(self, Py_ssize_t n) except -1:
+        """Make room for n cells at the cursor (padding skipped cells with blanks) and count the written cells
+        about to be overwritten. The caller has checked col + n <= max_line_cells."""
+        cdef Line *line = self.cursor_line()
+        cdef Py_ssize_t col = self.col, size = line.len, stop = col + n, i
+        line_reserve(line, stop)
+        if col > size:
+            for i in range(size, col):
+                line.cells[i] = BLANK
+        elif col < size:
+            self.stats[S_OVERWRITTEN] += written(line.cells, col, stop if stop < size else size)
+        if stop > size:
+            line.len = stop
+            self.cells += stop - size
+        return 0
+
+    cdef int write_ascii(self, const uint8_t *text, Py_ssize_t n) except -1:
+        cdef Py_ssize_t part, i
+        cdef uint32_t *cells
+        while n:
+            if self.col >= self.max_line_cells:
+                self.newline()
+            part = self.max_line_cells - self.col
+            if part > n:
+                part = n
+            self.prepare_write(part)
+            cells = self.cursor_line().cells + self.col
+            for i in range(part):
+                cells[i] = text[i]
+            self.col += part
+            self.last = text[part - 1]
+            text += part
+            n -= part
+            self.enforce_limits()
+        return 0
+
+    cdef int write_fill(self, uint32_t cp, Py_ssize_t n) except -1:
+        cdef Py_ssize_t part, i
+        cdef uint32_t *cells
+        while n:
+            if self.col >= self.max_line_cells:
+                self.newline()
+            part = self.max_line_cells - self.col
+            if part > n:
+                part = n
+            self.prepare_write(part)
+            cells = self.cursor_line().cells + self.col
+            for i in range(part):
+                cells[i] = cp
+            self.col += part
+            self.last = cp
+            n -= part
+            self.enforce_limits()
+        return 0
+
+    cdef inline Py_ssize_t forward_target(self, Py_ssize_t target) noexcept:
+        cdef Py_ssize_t bound = self.cursor_line().len + self.max_jump
+        if bound < self.col:
+            bound = self.col
+        return target if target < bound else bound
+
+    cdef int tab(self) except -1:
+        cdef Py_ssize_t col = self.col, target = self.forward_target((col // 8 + 1) * 8), size, i, stop
+        cdef Line *line
+        if self.keep_tabs and target > col:
+            line = self.cursor_line()
+            size = line.len
+            stop = target if target < size else size
+            if col >= size or written(line.cells, col, stop) == 0:
+                line_reserve(line, target)
+                for i in range(size, col):
+                    line.cells[i] = BLANK
+                line.cells[col] = TAB
+                for i in range(col + 1, target):
+                    line.cells[i] = FILL
+                if target > size:
+                    line.len = target
+                    self.cells += target - size
+                self.col = target
+                self.enforce_limits()
+                return 0
+        self.col = target
+        return 0
+
+    cdef int erase(self, Py_ssize_t start, Py_ssize_t stop) except -1:
+        cdef Line *line = self.cursor_line()
+        cdef Py_ssize_t size = line.len, i
+        if stop > size:
+            stop = size
+        if start >= stop:
+            return 0
+        self.stats[S_OVERWRITTEN] += written(line.cells, start, stop)
+        if stop == size:
+            line.len = start
+        else:
+            for i in range(start, stop):
+                line.cells[i] = BLANK
+        line_trim(line)
+        self.cells += line.len - size
+        return 0
+
+    cdef int save_cursor(self) except -1:
+        self.has_saved = True
+        self.saved_row = self.committed + self.row
+        self.saved_col = self.col
+        return 0
+
+    cdef int restore_cursor(self, bint has, Py_ssize_t row, Py_ssize_t col) except -1:
+        if not has:
+            self.col = 0
+            return 0
+        self.col = col
+        row -= self.committed
+        if row < 0:
+            row = 0
+        if row > self.count - 1:
+            row = self.count - 1
+        self.row = row
+        return 0
+
+    cdef int ich(self, Py_ssize_t count) except -1:
+        cdef Line *line = self.cursor_line()
+        cdef Py_ssize_t col = self.col, size = line.len, i
+        if count > self.max_jump:
+            count = self.max_jump
+        if col >= size or not count:
+            return 0
+        line_reserve(line, size + count)
+        memmove(line.cells + col + count, line.cells + col, (size - col) * sizeof(uint32_t))
+        for i in range(col, col + count):
+            line.cells[i] = BLANK
+        line.len = size + count
+        if line.len > self.max_line_cells:
+            self.stats[S_OVERWRITTEN] += written(line.cells, self.max_line_cells, line.len)
+            line.len = self.max_line_cells
+        line_trim(line)
+        self.cells += line.len - size
+        self.enforce_limits()
+        return 0
+
+    cdef int dch(self, Py_ssize_t count) except -1:
+        cdef Line *line = self.cursor_line()
+        cdef Py_ssize_t col = self.col, size = line.len, stop
+        if col >= size:
+            return 0
+        stop = col + count if count < size - col else size
+        self.stats[S_OVERWRITTEN] += written(line.cells, col, stop)
+        memmove(line.cells + col, line.cells + stop, (size - stop) * sizeof(uint32_t))
+        line.len = size - (stop - col)
+        line_trim(line)
+        self.cells += line.len - size
+        return 0
+
+    cdef int rep(self, Py_ssize_t count) except -1:
+        cdef Py_ssize_t room
+        if self.last:
+            room = self.cursor_line().len + self.max_jump - self.col
+            if count > room:
+                count = room
+            if count > 0:
+                self.write_fill(self.last, count)
+        return 0
+
+    cdef int cha(self, Py_ssize_t target) except -1:
+        self.col = self.forward_target(target) if target > self.col else target
+        return 0
+
+    cdef int fresh_line(self) except -1:
+        if self.cursor_line().len:
+            if self.lines[self.top + self.count - 1].len:
+                self.append_line()
+                self.enforce_limits()
+            self.row = self.count - 1
+        return 0
+
+    cdef int ed(self, Py_ssize_t how) except -1:
+        cdef Py_ssize_t i
+        cdef Line *line
+        if how == 0:
+            self.erase(self.col, HUGE)
+            for i in range(self.row + 1, self.count):
+                line = &self.lines[self.top + i]
+                self.stats[S_OVERWRITTEN] += written(line.cells, 0, line.len)
+                self.cells -= line.len
+                free(line.cells)
+            self.count = self.row + 1
+        elif how <= 3:
+            self.commit_window(False)
+        return 0
+
+
+def sanitize(data, **options):
+    """One shot: ``TranscriptDecoder(**options).decode(data, final=True)``.
+
+    >>> sanitize(b"\\x1b[1mbold\\x1b[0m and 50%\\r100%\\n")
+    'bold and 100%\\n'
+    """
+    return TranscriptDecoder(**options).decode(data, final=True)
