@@ -102,6 +102,31 @@ cdef inline bint policy_char(uint32_t cp) noexcept nogil:
     return 0xE0000 <= cp <= 0xE007F
 
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    /* The length of the run of printable ASCII (0x20-0x7E) at p, at most n. Eight bytes at a time (SWAR):
+       a byte b < 0x20 borrows in b - 0x20, b >= 0x7F carries into or has bit 7 in b + 0x01, b >= 0x80 has
+       bit 7 itself. Borrows and carries only spill into bytes after a hit, so a word without any hit is
+       eight printable bytes, and the first hit is found byte by byte. */
+    static inline Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) {
+        Py_ssize_t i = 0;
+        uint64_t w;
+        while (i + 8 <= n) {
+            memcpy(&w, p + i, 8);
+            if (((w - 0x2020202020202020ULL) | (w + 0x0101010101010101ULL) | w) & 0x8080808080808080ULL)
+                break;
+            i += 8;
+        }
+        while (i < n && p[i] >= 0x20 && p[i] < 0x7F)
+            i++;
+        return i;
+    }
+    """
+    Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) nogil
+
+
 cdef int buf_reserve(Buf *buf, Py_ssize_t extra) except -1:
     cdef Py_ssize_t need = buf.len + extra
     cdef Py_ssize_t cap
@@ -192,9 +217,31 @@ cdef int line_text(Line *line, Buf *out) except -1:
     cdef uint32_t cp
     cdef const uint32_t *cells = line.cells
     cdef bint tab
+    cdef uint32_t seen = 0, special
+    cdef Py_ssize_t j
     buf_reserve(out, n)
     while i < n:
         cp = cells[i]
+        if 0x20 <= cp < 0xAD and not pending:
+            # Fast path: ordinary characters are copied 16 at a time. The checks have no early exit so
+            # the compiler vectorises them; OR-ing the cells bounds the widest one by a value that selects
+            # the same str kind (see buf_take).
+            k = i
+            while k + 16 <= n:
+                special = 0
+                for j in range(k, k + 16):
+                    special |= <uint32_t>(cells[j] - 0x20 >= 0xAD - 0x20)
+                if special:
+                    break
+                k += 16
+            while k < n and 0x20 <= cells[k] < 0xAD:
+                k += 1
+            memcpy(out.data + out.len, cells + i, (k - i) * sizeof(uint32_t))
+            for j in range(i, k):
+                seen |= cells[j]
+            out.len += k - i
+            i = k
+            continue
         if cp == TAB:
             need = 7 - i % 8
             tab = i + need < n
@@ -230,6 +277,8 @@ cdef int line_text(Line *line, Buf *out) except -1:
                 elif cp == 0x1F3F4:
                     out.flags |= BLACK_FLAG
         i += 1
+    if seen > out.maxchar:
+        out.maxchar = seen
     return 0
 
 
@@ -536,9 +585,7 @@ cdef class TranscriptDecoder:
             if self.state == GROUND:
                 byte = data[pos]
                 if 0x20 <= byte < 0x7F and not self.u8_need:
-                    end = pos + 1
-                    while end < n and 0x20 <= data[end] < 0x7F:
-                        end += 1
+                    end = pos + 1 + acp_ascii_run(data + pos + 1, n - pos - 1)
                     self.print_ascii(data + pos, end - pos)
                     pos = end
                     continue

@@ -1,0 +1,59 @@
+"""Benchmark corpora, built deterministically (no files to download): each a few MB of terminal output."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+CAPTURES = Path(__file__).resolve().parents[1] / "tests" / "captures"
+
+
+def _repeat(sample: bytes, size: int) -> bytes:
+    return (sample * (size // max(len(sample), 1) + 1))[:size]
+
+
+def real_captures(size: int) -> bytes:
+    """The PTY captures of the test suite (ls, git log, pytest, tqdm, vim), repeated."""
+    sample = b"".join(path.read_bytes() for path in sorted(CAPTURES.glob("*.bin")))
+    return _repeat(sample, size)
+
+
+def plain_ascii(size: int) -> bytes:
+    rng = random.Random(1)
+    words = [b"GET", b"/api/v1/items", b"200", b"INFO", b"worker", b"started", b"request", b"done", b"ms"]
+    lines = [b"2026-11-30T12:00:%02d " % (i % 60) + b" ".join(rng.choices(words, k=10)) for i in range(2000)]
+    return _repeat(b"\n".join(lines) + b"\n", size)
+
+
+def sgr_heavy(size: int) -> bytes:
+    rng = random.Random(2)
+    parts = []
+    for i in range(4000):
+        color = rng.choice([b"31", b"32", b"33", b"1;34", b"38;5;208", b"38;2;10;200;30"])
+        parts.append(b"\x1b[%sm%s\x1b[0m " % (color, rng.choice([b"PASS", b"FAIL", b"warn", b"src/main.rs:10"])))
+        if i % 8 == 7:
+            parts.append(b"\r\n")
+    return _repeat(b"".join(parts), size)
+
+
+def cjk_colored(size: int) -> bytes:
+    text = "日志：服务已启动，正在处理请求。エラーは発生していません。한국어 텍스트도 있습니다."
+    line = f"\x1b[36m{text}\x1b[0m \x1b[1m完成\x1b[0m\n".encode()
+    return _repeat(line, size)
+
+
+def progress_bars(size: int) -> bytes:
+    frames = []
+    for pct in range(0, 101):
+        bar = "█" * (pct // 4) + " " * (25 - pct // 4)
+        frames.append(f"\rdownloading |{bar}| {pct:3d}% 12.3MB/s".encode())
+    return _repeat(b"".join(frames) + b"\n", size)
+
+
+CORPORA = {
+    "real captures": real_captures,
+    "plain ASCII": plain_ascii,
+    "SGR-heavy": sgr_heavy,
+    "CJK colored": cjk_colored,
+    "progress bars": progress_bars,
+}

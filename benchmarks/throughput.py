@@ -1,0 +1,127 @@
+"""Throughput of acp-transcript against its baselines, on the same data, in one run.
+
+    python benchmarks/throughput.py [--size MB] [--repeat N]
+
+Prints MB/s (of input bytes; base64 rows of decoded bytes) per corpus for: the compiled core in render and
+strip mode, ``decode_base64`` on 4 KiB chunks, the Python fallback, the common regex strip, ``binascii``
+strict base64 followed by ``decode``, and ``bytes.decode("utf-8", "replace")`` as the floor; then the ratios
+that the targets in benchmarks/README.md are stated in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from corpora import CORPORA  # noqa: E402
+
+from acp_transcript import _decoder_py  # noqa: E402
+
+try:
+    from acp_transcript import _decoder_c
+except ImportError:
+    sys.exit("the compiled core is not built: pip install -e . (with a C compiler), then run again")
+
+ANSI = re.compile(rb"\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])")  # the regex strip everybody writes
+CHUNK = 4096
+
+
+def regex_strip(data: bytes) -> str:
+    return ANSI.sub(b"", data).decode("utf-8", "replace")
+
+
+def streaming(module, **options) -> Callable[[bytes], str]:
+    def run(data: bytes) -> str:
+        decoder = module.TranscriptDecoder(**options)
+        parts = [decoder.decode(data[i : i + CHUNK]) for i in range(0, len(data), CHUNK)]
+        parts.append(decoder.decode(b"", final=True))
+        return "".join(parts)
+
+    return run
+
+
+def best_of(function: Callable[[object], object], argument: object, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function(argument)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", type=float, default=4, help="MB per corpus (default 4)")
+    parser.add_argument("--repeat", type=int, default=5, help="best of N runs (default 5)")
+    args = parser.parse_args()
+    size = int(args.size * (1 << 20))
+
+    rows = {
+        "core render": (streaming(_decoder_c), False),
+        "core strip": (streaming(_decoder_c, mode="strip"), False),
+        "core decode_base64": (None, True),
+        "fallback render": (streaming(_decoder_py), False),
+        "fallback strip": (streaming(_decoder_py, mode="strip"), False),
+        "regex strip": (regex_strip, False),
+        "binascii+decode": (None, True),
+        "bytes.decode": (lambda data: data.decode("utf-8", "replace"), False),
+    }
+    results: dict[str, dict[str, float]] = {}
+    for corpus, make in CORPORA.items():
+        data = make(size)
+        chunks = [base64.b64encode(data[i : i + CHUNK]).decode() for i in range(0, len(data), CHUNK)]
+
+        def core_b64(chunks: list[str]) -> str:
+            decoder = _decoder_c.TranscriptDecoder()
+            return "".join([decoder.decode_base64(c) for c in chunks]) + decoder.decode(b"", final=True)
+
+        def binascii_b64(chunks: list[str]) -> str:
+            decoder = _decoder_c.TranscriptDecoder()
+            parts = [decoder.decode(binascii.a2b_base64(c, strict_mode=True)) for c in chunks]
+            return "".join(parts) + decoder.decode(b"", final=True)
+
+        results[corpus] = {}
+        for name, (function, is_base64) in rows.items():
+            if is_base64:
+                if sys.version_info < (3, 11) and name == "binascii+decode":
+                    continue  # strict_mode is new in 3.11
+                function = core_b64 if name == "core decode_base64" else binascii_b64
+                seconds = best_of(function, chunks, args.repeat)
+            else:
+                seconds = best_of(function, data, 1 if name.startswith("fallback") else args.repeat)
+            results[corpus][name] = len(data) / seconds / 1e6
+
+    corpora = list(CORPORA)
+    width = max(map(len, rows)) + 2
+    print(f"MB/s, {args.size:g} MB per corpus, Python {sys.version.split()[0]}, best of {args.repeat}")
+    print("| " + "row".ljust(width) + " | " + " | ".join(c.rjust(13) for c in corpora) + " |")
+    print("|" + "-" * (width + 2) + "|" + "|".join("-" * 15 for _ in corpora) + "|")
+    for name in rows:
+        cells = [f"{results[c][name]:13.1f}" if name in results[c] else " " * 13 for c in corpora]
+        print("| " + name.ljust(width) + " | " + " | ".join(cells) + " |")
+    print()
+    ratios = [
+        ("core render / regex strip", "core render", "regex strip"),
+        ("core strip / regex strip", "core strip", "regex strip"),
+        ("core render / bytes.decode", "core render", "bytes.decode"),
+        ("fallback render / regex strip", "fallback render", "regex strip"),
+        ("decode_base64 / binascii+decode", "core decode_base64", "binascii+decode"),
+    ]
+    print("| " + "ratio".ljust(33) + " | " + " | ".join(c.rjust(13) for c in corpora) + " |")
+    print("|" + "-" * 35 + "|" + "|".join("-" * 15 for _ in corpora) + "|")
+    for label, top, bottom in ratios:
+        cells = [
+            f"{results[c][top] / results[c][bottom]:12.2f}x" if bottom in results[c] else " " * 13 for c in corpora
+        ]
+        print("| " + label.ljust(33) + " | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
