@@ -10,15 +10,35 @@ from __future__ import annotations
 
 from ._decoder import IMPLEMENTATION, TranscriptDecoder, sanitize
 from .errors import Base64Error, ConversionError, ProtocolError
+from .terminals import (
+    UNSET,
+    CommandPermissionSubject,
+    ExitStatus,
+    Terminal,
+    TerminalStore,
+    check_batch,
+    session_notification,
+    terminal_output_chunk,
+    terminal_update,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "IMPLEMENTATION",
+    "UNSET",
     "Base64Error",
+    "CommandPermissionSubject",
     "ConversionError",
+    "ExitStatus",
     "ProtocolError",
+    "Terminal",
+    "TerminalStore",
     "TranscriptDecoder",
     "__version__",
+    "check_batch",
     "sanitize",
+    "session_notification",
+    "terminal_output_chunk",
+    "terminal_update",
 ]

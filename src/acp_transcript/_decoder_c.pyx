@@ -1188,7 +1188,7 @@ cdef class TranscriptDecoder:
 def sanitize(data, **options):
     """One shot: ``TranscriptDecoder(**options).decode(data, final=True)``.
 
-    >>> sanitize(b"\\x1b[1mbold\\x1b[0m and 50%\\r100%\\n")
-    'bold and 100%\\n'
+    >>> sanitize(b"\\x1b[1mbold\\x1b[0m\\n 50%\\r100%\\n")
+    'bold\\n100%\\n'
     """
     return TranscriptDecoder(**options).decode(data, final=True)

@@ -1,0 +1,33 @@
+"""The JSON Schemas (2020-12) of the ACP v2 terminal additions, shipped with the package."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+__all__ = ["DEFINITIONS", "terminal_schema", "definition"]
+
+DEFINITIONS = (
+    "TerminalToolCallContent",
+    "TerminalOutput",
+    "TerminalExitStatus",
+    "TerminalUpdate",
+    "TerminalOutputChunk",
+    "CommandPermissionSubject",
+)
+
+
+@cache
+def terminal_schema() -> dict[str, Any]:
+    """The whole schema document, with every definition under ``$defs``."""
+    return json.loads(files(__package__).joinpath("terminal-v2.json").read_text(encoding="utf-8"))
+
+
+def definition(name: str) -> dict[str, Any]:
+    """A schema for one definition (a ``$ref`` into the document), usable with any 2020-12 validator."""
+    if name not in DEFINITIONS:
+        raise KeyError(name)
+    document = terminal_schema()
+    return {"$schema": document["$schema"], "$defs": document["$defs"], "$ref": f"#/$defs/{name}"}
