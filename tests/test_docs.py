@@ -12,6 +12,7 @@ MODULES = [
     "acp_transcript._decoder_py",
     "acp_transcript._unicode_policy",
     "acp_transcript.terminals",
+    "acp_transcript.conversion",
 ]
 
 

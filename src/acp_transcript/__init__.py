@@ -9,6 +9,7 @@ terminals.
 from __future__ import annotations
 
 from ._decoder import IMPLEMENTATION, TranscriptDecoder, sanitize
+from .conversion import V2ToV1Bridge, reject_terminal_surfaces
 from .errors import Base64Error, ConversionError, ProtocolError
 from .terminals import (
     UNSET,
@@ -35,8 +36,10 @@ __all__ = [
     "Terminal",
     "TerminalStore",
     "TranscriptDecoder",
+    "V2ToV1Bridge",
     "__version__",
     "check_batch",
+    "reject_terminal_surfaces",
     "sanitize",
     "session_notification",
     "terminal_output_chunk",

@@ -9,8 +9,9 @@ implementation-specific ``_meta`` keys, which Zed reads:
     {"terminal_exit": {"terminal_id": "t1", "exit_code": 0, "signal": null}}
 
 ``data`` is a UTF-8 string, appended as its bytes. camelCase spellings (``terminalId``, ``exitCode``) are
-accepted too. Without a terminal ID the tool call's ID names the terminal (some agents leave it out of
-deltas). Such terminals are flagged ``legacy``.
+accepted too. Without a terminal ID (some agents leave it out of deltas) the change goes to the terminal the
+tool call already shows, else to a terminal named by the tool call's ID. Such terminals are flagged
+``legacy``.
 """
 
 from __future__ import annotations
@@ -29,15 +30,15 @@ LEGACY_KEYS = ("terminal_info", "terminal_output", "terminal_output_delta", "ter
 
 @dataclass(frozen=True)
 class LegacyChange:
-    terminal_id: str
+    terminal_id: str | None  # None: the terminal the tool call shows
     tool_call_id: str
     command: str | None = None
     cwd: str | None = None
     data: bytes = b""
     exit_status: ExitStatus | None = None
 
-    def apply(self, terminal_for: Callable[[str], Any]) -> Any:
-        terminal = terminal_for(self.terminal_id)
+    def apply(self, terminal_for: Callable[[str], Any], shown_by: Callable[[str], str | None]) -> Any:
+        terminal = terminal_for(self.terminal_id or shown_by(self.tool_call_id) or self.tool_call_id)
         terminal.legacy = True
         if self.tool_call_id not in terminal.tool_call_ids:
             terminal.tool_call_ids.append(self.tool_call_id)
@@ -77,7 +78,7 @@ def parse_legacy_meta(update: Mapping[str, Any], tool_call_id: str, pointer: str
             if key == "terminal_output_delta" and isinstance(value, bool):
                 continue  # the capability flag `terminal_output_delta: true`, not output
             raise ProtocolError("expected an object", at)
-        terminal_id = _optional_string(value, "terminal_id", "terminalId", at) or tool_call_id
+        terminal_id = _optional_string(value, "terminal_id", "terminalId", at)
         change = LegacyChange(terminal_id, tool_call_id)
         if key == "terminal_info":
             cwd = _optional_string(value, "cwd", "cwd", at)

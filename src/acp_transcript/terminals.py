@@ -243,10 +243,17 @@ class TerminalStore:
                 if tool_call_id not in terminal.tool_call_ids:
                     terminal.tool_call_ids.append(tool_call_id)
             else:  # "legacy": a pre-v2 _meta change, see _legacy.py
-                terminal = value.apply(self._terminal)
+                terminal = value.apply(self._terminal, self._shown_by)
             if terminal not in changed:
                 changed.append(terminal)
         return changed
+
+    def _shown_by(self, tool_call_id: str) -> str | None:
+        """The last terminal that ``tool_call_id`` shows, if any."""
+        for terminal in reversed(self._terminals.values()):
+            if tool_call_id in terminal.tool_call_ids:
+                return terminal.terminal_id
+        return None
 
     def _apply_update(self, patch: TerminalPatch) -> Terminal:
         terminal = self._terminal(patch.terminal_id)
