@@ -1,0 +1,198 @@
+"""SPEC 5: the acp-transcript command line, run as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from acp_fixtures import SESSION_TRANSCRIPT, as_notification, session_updates
+from acp_transcript import terminal_output_chunk, terminal_update
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "session.jsonl"
+
+
+def run(*args: str, stdin: bytes = b"", env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "acp_transcript", *args], input=stdin, capture_output=True, timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+
+
+@pytest.fixture
+def impl_env(impl):
+    """Run the CLI on the implementation under test."""
+    return {"ACP_TRANSCRIPT_NO_EXTENSIONS": "1"} if impl.__name__.endswith("_py") else {}
+
+
+def write_log(tmp_path: Path, lines: list) -> Path:
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines))
+    return path
+
+
+# ---------------------------------------------------------------- sanitize
+
+
+def test_sanitize_stdin(impl_env):
+    result = run("sanitize", stdin=b"\x1b[31mred\x1b[0m\n10%\r100%\r\n", env=impl_env)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"red\n100%\n", b"")
+
+
+def test_sanitize_files_and_dash(tmp_path):
+    (tmp_path / "a").write_bytes(b"one\r\n")
+    (tmp_path / "b").write_bytes(b"\x1b]0;title\x07two\n")
+    result = run("sanitize", str(tmp_path / "a"), "-", str(tmp_path / "b"), stdin=b"mid\n")
+    assert result.stdout == b"one\nmid\ntwo\n"
+
+
+def test_sanitize_options_are_flags(tmp_path):
+    data = b"a\tb\x1b[?1049hX\x1b[?1049l\r50%\r100%\n"
+    assert run("sanitize", stdin=data).stdout == b"100%    b\n"  # "100%" overwrote the tab's first cell
+    assert run("sanitize", "--mode", "strip", "--tabs", "expand", stdin=data).stdout == b"a\tb\n50%\n100%\n"
+    assert run("sanitize", "--alt-screen", "keep", "--tabs", "expand", stdin=data).stdout == b"100%    bX\n"
+    assert run("sanitize", "--unicode", "off", stdin="\u202e".encode()).stdout == "\u202e".encode()
+
+
+def test_sanitize_output_is_utf8_whatever_the_locale():
+    result = run("sanitize", stdin="é ✓\n".encode(), env={"LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": "ascii"})
+    assert result.stdout == "é ✓\n".encode()
+
+
+def test_sanitize_streams_lines_before_eof():
+    """`tail -f | acp-transcript sanitize`: each line shows once it is complete, before the input ends."""
+    process = subprocess.Popen([sys.executable, "-m", "acp_transcript", "sanitize"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE)
+    try:
+        for piece in [b"first li", b"ne\r\nsecond ", b"line\n"]:
+            process.stdin.write(piece)
+            process.stdin.flush()
+            time.sleep(0.05)
+        assert process.stdout.readline() == b"first line\n"  # would block forever if buffered until EOF
+        process.stdin.write(b"third\n")
+        process.stdin.flush()
+        assert process.stdout.readline() == b"second line\n"
+    finally:
+        process.stdin.close()
+        rest = process.stdout.read()
+        process.stdout.close()
+        process.wait(timeout=30)
+    assert rest == b"third\n"
+
+
+def test_sanitize_missing_file_is_one_line():
+    result = run("sanitize", "/no/such/file")
+    assert result.returncode == 2
+    assert result.stderr.decode().count("\n") == 1 and b"Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("args", [["sanitize", "--mode", "fancy"], ["sanitize", "--live-lines", "0"], [], ["frobnicate"]])
+def test_usage_errors_exit_2(args):
+    result = run(*args)
+    assert result.returncode == 2 and b"Traceback" not in result.stderr
+
+
+# ---------------------------------------------------------------- replay
+
+
+def test_replay_bundled_example(impl_env):
+    result = run("replay", str(EXAMPLE), env=impl_env)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout.decode()
+    assert text.count("=== terminal") == 4
+    assert "command:   pytest --color=yes" in text and "status:    exit code 1" in text
+    assert "work: 100%" in text and "work:  33%" not in text  # the bar collapsed to its final frame
+    assert "source:    pre-v2 _meta extensions" in text
+    assert "\x1b" not in text
+
+
+def test_replay_json_format(tmp_path):
+    log = write_log(tmp_path, [as_notification(u) for u in session_updates()])
+    result = run("replay", str(log), "--format", "json")
+    (terminal,) = json.loads(result.stdout)
+    assert terminal == {
+        "sessionId": "sess_1", "terminalId": "term_1", "command": "cargo test", "cwd": "/workspace/demo",
+        "exitStatus": {"exitCode": 0, "signal": None}, "toolCalls": [{"toolCallId": "call_1", "title": "Run the tests"}],
+        "legacy": False, "transcript": SESSION_TRANSCRIPT,
+    }
+
+
+def test_replay_markdown_format(tmp_path):
+    log = write_log(tmp_path, [terminal_update("t", command="echo ```", output=b"a ``` b\n")])
+    text = run("replay", str(log), "--format", "markdown").stdout.decode()
+    assert text.startswith("## ````echo ```````\n")
+    assert "\n````text\na ``` b\n````\n" in text
+
+
+def test_replay_batches_and_sessions(tmp_path):
+    log = write_log(tmp_path, [
+        [{"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s1", "update": terminal_update(
+            "t", command="one")}},
+         {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s2", "update": terminal_update(
+             "t", command="two")}}],
+        {"jsonrpc": "2.0", "id": 1, "result": {}},
+    ])
+    data = json.loads(run("replay", str(log), "--format", "json").stdout)
+    assert [(t["sessionId"], t["command"]) for t in data] == [("s1", "one"), ("s2", "two")]
+    only = json.loads(run("replay", str(log), "--format", "json", "--session", "s2").stdout)
+    assert [t["command"] for t in only] == ["two"]
+
+
+def test_replay_zed_export(tmp_path):
+    export = [
+        {"_direction": "incoming", "_type": "notification", "method": "session/update",
+         "params": {"sessionId": "s", "update": u}} for u in session_updates()
+    ]
+    export.insert(0, {"_direction": "outgoing", "_type": "request", "id": 0, "method": "initialize", "params": {}})
+    path = tmp_path / "zed.json"
+    path.write_text(json.dumps(export, indent=2))
+    data = json.loads(run("replay", str(path), "--format", "json").stdout)
+    assert data[0]["transcript"] == SESSION_TRANSCRIPT
+
+
+def test_replay_terminal_filter_and_output_dir(tmp_path):
+    log = write_log(tmp_path, [terminal_update("a/1", output=b"A\n"), terminal_update("b", output=b"B\n")])
+    out = tmp_path / "out"
+    result = run("replay", str(log), "--terminal", "a/1", "--output", str(out), "--format", "markdown")
+    assert result.returncode == 0 and result.stdout == b""
+    (written,) = out.iterdir()
+    assert written.name == "a_1.md" and "A\n" in written.read_text()
+    missing = run("replay", str(log), "--terminal", "zzz")
+    assert missing.returncode == 1
+
+
+def test_replay_bad_lines_are_reported_and_skipped(tmp_path):
+    secret = "c2VjcmV0!"
+    log = write_log(tmp_path, [
+        terminal_output_chunk("t", b"good\n"),
+        "{not json",
+        {"sessionUpdate": "terminal_output_chunk", "terminalId": "t", "data": secret},
+        terminal_output_chunk("t", b"still good\n"),
+    ])
+    result = run("replay", str(log))
+    assert result.returncode == 1
+    errors = result.stderr.decode().splitlines()
+    assert [e.split(": ")[0] for e in errors] == [f"{log}:2", f"{log}:3"]
+    assert "/data" in errors[1] and secret not in result.stderr.decode()
+    assert "good\nstill good\n" in result.stdout.decode()
+    strict = run("replay", str(log), "--strict")
+    assert strict.returncode == 1 and strict.stdout == b"" and strict.stderr.decode().count("\n") == 1
+
+
+def test_replay_stdin_and_missing_file():
+    updates = "".join(json.dumps(as_notification(u)) + "\n" for u in session_updates()).encode()
+    result = run("replay", "-", "--format", "json", stdin=updates)
+    assert json.loads(result.stdout)[0]["transcript"] == SESSION_TRANSCRIPT
+    missing = run("replay", "/no/such/log")
+    assert missing.returncode == 2 and missing.stderr.decode().count("\n") == 1
+
+
+def test_version():
+    result = run("--version")
+    assert result.returncode == 0 and result.stdout.startswith(b"acp-transcript ")
