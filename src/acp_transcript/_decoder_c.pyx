@@ -325,6 +325,9 @@ cdef class TranscriptDecoder:
     # decode_base64 scratch space
     cdef uint8_t *scratch
     cdef Py_ssize_t scratch_cap
+    # decoded code points of the current text run
+    cdef uint32_t *cps
+    cdef Py_ssize_t cps_cap
 
     def __cinit__(self):
         self.lines = NULL
@@ -334,6 +337,8 @@ cdef class TranscriptDecoder:
         self.out.flags = 0
         self.scratch = NULL
         self.scratch_cap = 0
+        self.cps = NULL
+        self.cps_cap = 0
         self.top = self.count = self.lines_cap = 0
 
     def __init__(
@@ -369,6 +374,7 @@ cdef class TranscriptDecoder:
         free(self.lines)
         free(self.out.data)
         free(self.scratch)
+        free(self.cps)
 
     # ------------------------------------------------------------------ public API
 
@@ -584,11 +590,17 @@ cdef class TranscriptDecoder:
         while pos < n:
             if self.state == GROUND:
                 byte = data[pos]
-                if 0x20 <= byte < 0x7F and not self.u8_need:
-                    end = pos + 1 + acp_ascii_run(data + pos + 1, n - pos - 1)
-                    self.print_ascii(data + pos, end - pos)
-                    pos = end
-                    continue
+                if not self.u8_need and (0x20 <= byte < 0x7F or 0xC2 <= byte <= 0xF4):
+                    end = self.text_run(data, pos, n)
+                    if end > pos:
+                        pos = end
+                        continue
+                if byte == 0x1B and pos + 1 < n and data[pos + 1] == 0x5B and not self.u8_need:
+                    end = self.csi_fast(data, pos + 2, n)
+                    if end > 0:
+                        self.stats[S_SEQUENCES] += 1
+                        pos = end
+                        continue
                 if byte >= 0x80:
                     self.utf8_byte(byte)
                     pos += 1
@@ -610,6 +622,118 @@ cdef class TranscriptDecoder:
             else:
                 self.step(data[pos])
                 pos += 1
+        return 0
+
+    cdef Py_ssize_t text_run(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1:
+        """Print the run of text at ``pos``: printable ASCII and whole, valid, non-C1 UTF-8 sequences, as one
+        write. Returns where it stopped; whatever stops it (a control, an invalid or incomplete sequence,
+        a C1 code point) is left to the byte-by-byte path, so the result is the same as printing one code
+        point at a time."""
+        cdef Py_ssize_t i = pos + acp_ascii_run(data + pos, n - pos), k = 0, j, size
+        cdef uint8_t b, b1
+        cdef uint32_t cp
+        cdef uint32_t *cps
+        if i == n or data[i] < 0xC2 or data[i] > 0xF4:
+            if i > pos:
+                self.print_ascii(data + pos, i - pos)
+            return i
+        if self.cps_cap < n - pos:
+            cps = <uint32_t *>realloc(self.cps, (n - pos) * sizeof(uint32_t))
+            if cps == NULL:
+                raise MemoryError()
+            self.cps = cps
+            self.cps_cap = n - pos
+        cps = self.cps
+        for j in range(pos, i):
+            cps[k] = data[j]
+            k += 1
+        while i < n:
+            b = data[i]
+            if 0x20 <= b < 0x7F:
+                cps[k] = b
+                k += 1
+                i += 1
+                continue
+            if b < 0xC2 or b > 0xF4:
+                break
+            size = 2 if b < 0xE0 else (3 if b < 0xF0 else 4)
+            if i + size > n:
+                break  # incomplete here: the byte path carries it to the next chunk
+            b1 = data[i + 1]
+            if size == 2:
+                if b1 & 0xC0 != 0x80:
+                    break
+                cp = ((b & 0x1F) << 6) | (b1 & 0x3F)
+                if cp <= 0x9F:
+                    break  # C1: counted on the byte path
+            elif size == 3:
+                if (b1 & 0xC0 != 0x80 or data[i + 2] & 0xC0 != 0x80 or (b == 0xE0 and b1 < 0xA0)
+                        or (b == 0xED and b1 > 0x9F)):
+                    break
+                cp = ((b & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (data[i + 2] & 0x3F)
+            else:
+                if (b1 & 0xC0 != 0x80 or data[i + 2] & 0xC0 != 0x80 or data[i + 3] & 0xC0 != 0x80
+                        or (b == 0xF0 and b1 < 0x90) or (b == 0xF4 and b1 > 0x8F)):
+                    break
+                cp = ((b & 0x07) << 18) | ((b1 & 0x3F) << 12) | ((data[i + 2] & 0x3F) << 6) | (data[i + 3] & 0x3F)
+            cps[k] = cp
+            k += 1
+            i += size
+        if k:
+            self.print_cps(cps, k)
+        return i
+
+    cdef Py_ssize_t csi_fast(self, const uint8_t *data, Py_ssize_t i, Py_ssize_t n) except -2:
+        """A whole well-formed CSI (no C0, DEL or high byte inside) in one pass, as the state machine would
+        read it; 0 when the sequence is anything else or not complete here (the state machine takes it)."""
+        cdef int64_t param = -1
+        cdef int intermediates = 0
+        cdef uint8_t b
+        self.nparams = 0
+        self.private = 0
+        if i < n and 0x3C <= data[i] <= 0x3F:
+            self.private = data[i]
+            i += 1
+        while i < n:
+            b = data[i]
+            if 0x30 <= b <= 0x39:
+                param = (param if param > 0 else 0) * 10 + b - 0x30
+                if param > MAX_PARAM:
+                    param = MAX_PARAM
+            elif b == 0x3A or b == 0x3B:
+                self.param = param
+                self.push_param()
+                param = 0
+            else:
+                break
+            i += 1
+        while i < n and 0x20 <= data[i] <= 0x2F:
+            intermediates += 1
+            if intermediates > MAX_INTERMEDIATES:
+                return 0
+            i += 1
+        if i >= n or not 0x40 <= data[i] <= 0x7E:
+            return 0
+        if intermediates == 0:
+            if param >= 0:
+                self.param = param
+                self.push_param()
+            self.csi_dispatch(data[i])
+        return i + 1
+
+    cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1:
+        cdef Py_ssize_t i
+        if self.hidden:
+            self.stats[S_ALT] += n
+            return 0
+        if self.render:
+            return self.write_cps(cps, n)
+        if self.pending_cr:
+            self.pending_cr = False
+            buf_put(&self.out, 0x0A)
+        buf_reserve(&self.out, n)
+        for i in range(n):
+            buf_put(&self.out, cps[i])
         return 0
 
     cdef int step(self, uint8_t byte) except -1:
@@ -1026,6 +1150,23 @@ cdef class TranscriptDecoder:
             self.col += part
             self.last = text[part - 1]
             text += part
+            n -= part
+            self.enforce_limits()
+        return 0
+
+    cdef int write_cps(self, const uint32_t *cps, Py_ssize_t n) except -1:
+        cdef Py_ssize_t part
+        while n:
+            if self.col >= self.max_line_cells:
+                self.newline()
+            part = self.max_line_cells - self.col
+            if part > n:
+                part = n
+            self.prepare_write(part)
+            memcpy(self.cursor_line().cells + self.col, cps, part * sizeof(uint32_t))
+            self.col += part
+            self.last = cps[part - 1]
+            cps += part
             n -= part
             self.enforce_limits()
         return 0

@@ -54,8 +54,11 @@ MAX_PARAM = 65535  # each value saturates here
 MAX_INTERMEDIATES = 2
 
 # Ground-state text: printable ASCII, bytes >= 0x80 (UTF-8, valid or not) and LF, the one control that
-# plain text is full of. DEL is excluded: it is ignored (Williams), so it ends a run like a C0 does.
-_TEXT_RUN = re.compile(rb"[\x20-\x7e\x80-\xff\n]+")
+# plain text is full of. DEL is excluded: it is ignored (Williams), so it ends a run like a C0 does. SGR
+# sequences between pieces of text are taken into the run: they have no effect on text in any mode, so the
+# pieces are decoded one by one (an ESC still interrupts a partial code point) and printed together.
+_TEXT_RUN = re.compile(rb"[\x20-\x7e\x80-\xff\n]+(?:\x1b\[[0-9:;]*m[\x20-\x7e\x80-\xff\n]+)*")
+_SGR = re.compile(rb"\x1b\[[0-9:;]*m")
 # A well-formed CSI with no C0 or high byte inside (the common case) is dispatched in one step. Anything
 # else falls back to the byte-by-byte state machine from its ESC, which gives the same result.
 _CSI = re.compile(rb"\x1b\[([\x3c-\x3f]?)([\x30-\x3b]*)([\x20-\x2f]{0,2})([\x40-\x7e])")
@@ -132,6 +135,13 @@ def _trim(line: list[str]) -> None:
     while end and line[end - 1] == BLANK:
         end -= 1
     del line[end:]
+
+
+def _join_lines(lines: list[str | list[str]]) -> str:
+    try:  # lines that arrived in bulk are str already: one C-level join (TypeError if any is a list)
+        return "\n".join(lines)  # type: ignore[arg-type]
+    except TypeError:
+        return "\n".join([line_text(line) for line in lines])
 
 
 def _written(cells: list[str] | str) -> int:
@@ -426,6 +436,21 @@ class TranscriptDecoder:
 
     def _text(self, data: bytes | bytearray, start: int, end: int, at_end: bool) -> None:
         raw = data[start:end]
+        if 0x1B in raw:
+            pieces = _SGR.split(raw)
+            self._stats["sequences_removed"] += len(pieces) - 1
+            last = pieces.pop()
+            text = "".join([self._decode(piece, False) for piece in pieces]) + self._decode(last, at_end)
+        else:
+            text = self._decode(raw, at_end)
+        if text:
+            if self._render:
+                self._print(text)
+            else:
+                self._strip_print(text)
+
+    def _decode(self, raw: bytes | bytearray, at_end: bool) -> str:
+        """UTF-8 of one piece of text; an incomplete code point at the end of the data is carried."""
         if self._carry:
             raw = self._carry + raw
             self._carry = b""
@@ -445,11 +470,7 @@ class TranscriptDecoder:
             text = raw.decode("utf-8", "replace")
         if not text.isascii():
             text = self._clean_decoded(text, raw)
-        if text:
-            if self._render:
-                self._print(text)
-            else:
-                self._strip_print(text)
+        return text
 
     def _clean_decoded(self, text: str, raw: bytes | bytearray) -> str:
         stats = self._stats
@@ -580,13 +601,12 @@ class TranscriptDecoder:
             self._commit_top(count, removed)
 
     def _commit_top(self, count: int, cells: int) -> None:
-        texts = [line_text(line) for line in self._lines[:count]]
+        text = _join_lines(self._lines[:count]) + "\n"
         del self._lines[:count]
         self._row -= count
         self._cells -= cells
         self._committed += count
-        texts.append("")
-        self._out.append(apply_policy("\n".join(texts), self._unicode, self._stats))
+        self._out.append(apply_policy(text, self._unicode, self._stats))
 
     def _commit_window(self, final: bool) -> None:
         """ED 2 / RIS (``final=False``) or the end of the stream: commit every line of the window. ED drops a
