@@ -118,7 +118,7 @@ def _expand_cell_kinds(match: re.Match[str]) -> str:
 
 def line_text(line: str | list[str]) -> str:
     """The text of a window line: tab spans to ``\\t``, trailing blanks dropped, other blanks to spaces."""
-    if type(line) is str:
+    if isinstance(line, str):
         return line
     text = "".join(line)
     if TAB in text or FILL in text:
@@ -569,7 +569,7 @@ class TranscriptDecoder:
 
     def _cursor_line(self) -> list[str]:
         line = self._lines[self._row]
-        if type(line) is str:
+        if isinstance(line, str):
             line = list(line)
             self._lines[self._row] = line
         return line
@@ -651,7 +651,7 @@ class TranscriptDecoder:
             first = pieces[0]
             if first:
                 line = lines[row]
-                if type(line) is str:
+                if isinstance(line, str):
                     lines[row] = line + first
                 else:
                     line.extend(first)

@@ -173,7 +173,7 @@ def _base64(value: Any, pointer: str) -> bytes:
 
 
 def _terminal_id(obj: Mapping[str, Any], pointer: str) -> str:
-    terminal_id = _string(obj, "terminalId", pointer, required=True, nullable=False)
+    terminal_id: str = _string(obj, "terminalId", pointer, required=True, nullable=False)
     if not terminal_id:
         raise ProtocolError("must not be empty", f"{pointer}/terminalId")
     return terminal_id

@@ -184,7 +184,7 @@ class LogReader:
             if line.strip():
                 try:
                     message = json.loads(line)
-                except ValueError as exc:
+                except json.JSONDecodeError as exc:
                     self.error(number, f"not JSON ({exc.msg} at column {exc.colno})")
                 else:
                     if isinstance(message, list) and message and all(
@@ -201,7 +201,7 @@ class LogReader:
     def _zed_export(self, data: bytes) -> Iterator[LogEntry]:
         try:
             messages = json.loads(data)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             self.error(exc.lineno, f"not JSON ({exc.msg} at column {exc.colno})")
             return
         if not isinstance(messages, list):

@@ -108,15 +108,15 @@ class V2ToV1Bridge:
 
     def _session_id(self, obj: Mapping[str, Any]) -> str:
         params = obj.get("params") if "method" in obj else obj
-        if isinstance(params, Mapping) and isinstance(params.get("sessionId"), str):
-            return params["sessionId"]
-        return self.session_id
+        session_id = params.get("sessionId") if isinstance(params, Mapping) else None
+        return session_id if isinstance(session_id, str) else self.session_id
 
     def _tool_call_update(self, tool_call_id: str) -> dict[str, Any]:
         content = []
         for item in self._content.get(tool_call_id, []):
             if isinstance(item, Mapping) and item.get("type") == "terminal":
-                terminal = self.store.get(item.get("terminalId"))
+                terminal_id = item.get("terminalId")
+                terminal = self.store.get(terminal_id) if isinstance(terminal_id, str) else None
                 text = terminal.transcript if terminal is not None else ""
                 content.append({"type": "content", "content": {"type": "text", "text": text}})
             else:

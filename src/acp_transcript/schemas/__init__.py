@@ -22,7 +22,8 @@ DEFINITIONS = (
 @cache
 def terminal_schema() -> dict[str, Any]:
     """The whole schema document, with every definition under ``$defs``."""
-    return json.loads(files(__package__).joinpath("terminal-v2.json").read_text(encoding="utf-8"))
+    document: dict[str, Any] = json.loads(files(__package__).joinpath("terminal-v2.json").read_text(encoding="utf-8"))
+    return document
 
 
 def definition(name: str) -> dict[str, Any]:

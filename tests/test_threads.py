@@ -1,0 +1,34 @@
+"""Separate decoder and store instances are independent: they may run in parallel threads (the compiled
+module declares free-threading support). One instance is not to be shared without a lock."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+CAPTURES = sorted((Path(__file__).parent / "captures").glob("*.bin"))
+
+
+def test_separate_decoders_in_parallel_threads(impl):
+    data = b"".join(path.read_bytes() for path in CAPTURES) * 20
+    expected = impl.sanitize(data)
+    results: list[str] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def work() -> None:
+        try:
+            start.wait()
+            decoder = impl.TranscriptDecoder()
+            parts = [decoder.decode(data[i : i + 333]) for i in range(0, len(data), 333)]
+            results.append("".join(parts) + decoder.decode(b"", final=True))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert results == [expected] * 4
