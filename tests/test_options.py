@@ -133,3 +133,9 @@ def test_implementation_selector():
     assert acp_transcript.IMPLEMENTATION == expected
     module = "_decoder_py" if expected == "python" else "_decoder_c"
     assert acp_transcript.TranscriptDecoder.__module__ == f"acp_transcript.{module}"
+
+
+def test_uninitialised_decoder_raises_instead_of_crashing(impl):
+    decoder = impl.TranscriptDecoder.__new__(impl.TranscriptDecoder)
+    with pytest.raises((TypeError, AttributeError)):
+        decoder.decode(b"x")

@@ -294,6 +294,8 @@ cdef class TranscriptDecoder:
     'ok 100%\\n'
     """
 
+    # C fields start zeroed (tp_alloc), so every pointer is NULL and every size 0 until used; __dealloc__
+    # frees only what was allocated even if __init__ never ran.
     cdef object _options
     cdef str _unicode
     cdef bint render, keep_tabs, drop_alt
@@ -328,18 +330,6 @@ cdef class TranscriptDecoder:
     # decoded code points of the current text run
     cdef uint32_t *cps
     cdef Py_ssize_t cps_cap
-
-    def __cinit__(self):
-        self.lines = NULL
-        self.out.data = NULL
-        self.out.len = self.out.cap = 0
-        self.out.maxchar = 0
-        self.out.flags = 0
-        self.scratch = NULL
-        self.scratch_cap = 0
-        self.cps = NULL
-        self.cps_cap = 0
-        self.top = self.count = self.lines_cap = 0
 
     def __init__(
         self,
@@ -393,6 +383,7 @@ cdef class TranscriptDecoder:
         """The live window as text (render mode): what a UI shows as still in progress. ``""`` in strip mode."""
         cdef Buf tmp
         cdef Py_ssize_t i
+        self.check_initialised()
         if not self.render:
             return ""
         tmp.data = NULL
@@ -423,6 +414,7 @@ cdef class TranscriptDecoder:
     def decode(self, data, final=False):
         """Feed ``data``; return the text committed by this call (all remaining text when ``final``)."""
         cdef Py_buffer view
+        self.check_initialised()
         if isinstance(data, memoryview):
             if data.ndim > 1 or data.itemsize != 1 or not data.c_contiguous:
                 raise TypeError("a memoryview must be one-dimensional and contiguous with item size 1")
@@ -445,6 +437,7 @@ cdef class TranscriptDecoder:
         """
         cdef Py_buffer view
         cdef Py_ssize_t size
+        self.check_initialised()
         if isinstance(chunk, str):
             if not PyUnicode_IS_ASCII(chunk):
                 as_base64_bytes(chunk)  # raises the Base64Error naming the first non-ASCII character
@@ -466,6 +459,12 @@ cdef class TranscriptDecoder:
         if final:
             self.finish()
         return self.take_output(final)
+
+    cdef int check_initialised(self) except -1:
+        # TranscriptDecoder.__new__() without __init__ has no window to write to.
+        if self.lines == NULL:
+            raise TypeError("TranscriptDecoder.__init__() was not called")
+        return 0
 
     # ------------------------------------------------------------------ base64
 

@@ -1,0 +1,78 @@
+"""The fuzz target shared by the atheris fuzzer (fuzz_decoder.py) and the short run in the test suite.
+
+``check(data)`` reads options, chunk boundaries and a payload from ``data``, runs both implementations
+side by side and asserts that they agree exactly (every output, ``live`` after every chunk, ``stats``), that
+the output is safe (SPEC 2.5), and that ``decode_base64`` accepts and rejects the same chunks with the same
+error offset. Any difference or crash is a finding.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from acp_transcript import _decoder_py
+from acp_transcript.errors import Base64Error
+
+from acp_transcript import _decoder_c  # the fuzzer is pointless without the core: ImportError
+
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")
+MODES = ("render", "strip")
+UNICODE = ("standard", "strict", "off")
+
+
+def split_input(data: bytes) -> tuple[dict[str, object], list[bytes]]:
+    """Options from the first three bytes, then the payload cut into chunks."""
+    head = data[:3].ljust(3, b"\0")
+    flags, limits, cuts = head
+    payload = data[3:]
+    options: dict[str, object] = {
+        "mode": MODES[flags & 1],
+        "tabs": "expand" if flags & 2 else "keep",
+        "alt_screen": "keep" if flags & 4 else "drop",
+        "unicode": UNICODE[(flags >> 3) % 3],
+    }
+    if flags & 0x80:  # small limits, so that every bound is reached
+        options.update(live_lines=1 + limits % 4, max_line_cells=1 + limits % 29, max_live_cells=1 + limits % 61,
+                       max_jump=limits % 13, max_string_bytes=limits % 9)
+    size = 1 + cuts % 97 if cuts else len(payload) or 1
+    return options, [payload[i : i + size] for i in range(0, len(payload), size)]
+
+
+def assert_safe(text: str) -> None:
+    assert UNSAFE.search(text) is None, "unsafe character in the output"
+
+
+def check(data: bytes) -> None:
+    options, chunks = split_input(data)
+    compiled = _decoder_c.TranscriptDecoder(**options)
+    python = _decoder_py.TranscriptDecoder(**options)
+    for chunk in chunks:
+        out = compiled.decode(chunk)
+        assert out == python.decode(chunk), "decode() differs"
+        assert_safe(out)
+        assert compiled.live == python.live, "live differs"
+    out = compiled.decode(b"", final=True)
+    assert out == python.decode(b"", final=True), "final decode() differs"
+    assert_safe(out)
+    assert compiled.stats == python.stats, "stats differ"
+    chunk = data[3:200]
+    results = []
+    for decoder in (_decoder_c.TranscriptDecoder(), _decoder_py.TranscriptDecoder()):
+        try:
+            results.append(("ok", decoder.decode_base64(chunk, final=True)))
+        except Base64Error as exc:
+            results.append(("error", exc.offset))
+    assert results[0] == results[1], "decode_base64 differs"
+
+
+def seeds() -> list[bytes]:
+    """The seed corpus: the PTY captures and the test tables' inputs, behind a few option headers."""
+    root = Path(__file__).resolve().parents[1]
+    bodies = [path.read_bytes()[:4096] for path in sorted((root / "tests" / "captures").glob("*.bin"))]
+    bodies += [
+        b"A\x1b[1\n;31mB", b"\xe2\x82\x1b[31mX", b"\x1b]0;t\x07x", b"\x1bP1$r\x1b\\", b"a\tb\x1b[3D\x1b[2@c",
+        b"one\ntwo\x1b[A\x1b[2D\x1b[J", b"\x1b[?1049hx\x1b[?1049ly", b"ab\x1b[65535b", "\u202e\U0001f3f4\U000e0067".encode(),
+        b"cGFzc2VkDQo=", b"x\x1b[" + b"9" * 40 + b"C", b"\x1b_G" + b"A" * 50 + b"\n\n",
+    ]
+    return [header + body for body in bodies for header in (b"\x00\x00\x00", b"\x81\x07\x05", b"\x9a\x11\x01")]

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Fuzz the compiled core under AddressSanitizer + UndefinedBehaviorSanitizer, and run the test suite under
+# the same build. One command:
+#
+#   fuzz/run.sh [SECONDS]        default 600; prints executions and any finding (crash-* files in fuzz/out)
+#   fuzz/run.sh --tests-only     only the test suite under the sanitizers
+#
+# Needs clang (Debian: apt-get install clang libclang-rt-14-dev) and atheris (pip install atheris). The
+# instrumented build goes to build/sanitized/ (ignored by git) and never replaces the normal one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+seconds=${1:-600}
+python=${PYTHON:-python3}
+build="$root/build/sanitized"
+
+command -v clang >/dev/null || { echo "clang is required (apt-get install clang libclang-rt-14-dev)"; exit 2; }
+"$python" -c "import atheris" 2>/dev/null || { echo "atheris is required (pip install atheris)"; exit 2; }
+atheris_dir=$("$python" -c "import atheris, os; print(atheris.path())")
+
+echo "== building the core with ASan + UBSan + libFuzzer coverage into $build"
+rm -rf "$build" && mkdir -p "$build"
+cp -r "$root/src/acp_transcript" "$build/acp_transcript"
+rm -f "$build"/acp_transcript/*.so "$build"/acp_transcript/*.c
+flags="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
+(cd "$build" && CC=clang LDSHARED="clang -shared" CFLAGS="$flags" LDFLAGS="$flags" \
+    "$python" -c "
+from setuptools import setup, Extension
+from Cython.Build import cythonize
+setup(script_args=['build_ext', '--inplace'], ext_modules=cythonize(
+    [Extension('acp_transcript._decoder_c', ['acp_transcript/_decoder_c.pyx'])],
+    compiler_directives={'language_level': 3, 'boundscheck': False, 'wraparound': False, 'cdivision': True}))
+" >/dev/null)
+
+export PYTHONPATH="$build"
+export LD_PRELOAD="$atheris_dir/asan_with_fuzzer.so"
+# CPython's own allocations are not instrumented; leaks of the interpreter are not ours to report.
+export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:abort_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+
+echo "== the test suite under the sanitizers"
+"$python" -m pytest -q -x -p no:cacheprovider "$root/tests" --ignore="$root/tests/test_cli.py" \
+    --ignore="$root/tests/test_typing.py" -o addopts="" 2>&1 | tail -3
+[ "${1:-}" = "--tests-only" ] && exit 0
+
+echo "== fuzzing for $seconds s (seed corpus: fuzz/seeds, from the test fixtures)"
+mkdir -p "$root/fuzz/out" "$root/build/fuzz-corpus"
+"$python" -c "
+import sys; sys.path.insert(0, '$root/fuzz')
+import harness, hashlib, pathlib
+out = pathlib.Path('$root/build/fuzz-corpus')
+for seed in harness.seeds():
+    (out / hashlib.sha1(seed).hexdigest()).write_bytes(seed)
+"
+"$python" "$root/fuzz/fuzz_decoder.py" -max_total_time="$seconds" -max_len=1024 -print_final_stats=1 \
+    -artifact_prefix="$root/fuzz/out/" "$root/build/fuzz-corpus" 2>&1 | grep -E "^(#[0-9]+ +(INITED|DONE)|stat::|==|.*ERROR|.*runtime error)" || true
+ls "$root"/fuzz/out/crash-* 2>/dev/null && { echo "findings above"; exit 1; }
+echo "no findings"
