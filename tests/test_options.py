@@ -139,3 +139,15 @@ def test_uninitialised_decoder_raises_instead_of_crashing(impl):
     decoder = impl.TranscriptDecoder.__new__(impl.TranscriptDecoder)
     with pytest.raises((TypeError, AttributeError)):
         decoder.decode(b"x")
+
+
+def test_defaults_agree_with_the_shared_option_parser(impl):
+    """The twins spell their signature out for users; the defaults must be parse_options' own."""
+    import inspect
+
+    from acp_transcript._options import parse_options
+
+    assert impl.TranscriptDecoder().options == parse_options()._asdict()
+    if impl.__name__.endswith("_py"):
+        signature = inspect.signature(impl.TranscriptDecoder)
+        assert {k: p.default for k, p in signature.parameters.items()} == parse_options()._asdict()

@@ -13,7 +13,7 @@ cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.unicode cimport PyUnicode_1BYTE_DATA, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_New
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memmove
 
 from ._base64 import as_base64_bytes, base64_error
@@ -127,28 +127,30 @@ cdef extern from *:
     Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) nogil
 
 
-cdef int buf_reserve(Buf *buf, Py_ssize_t extra) except -1:
-    cdef Py_ssize_t need = buf.len + extra
-    cdef Py_ssize_t cap
-    cdef uint32_t *data
-    if need <= buf.cap:
+cdef int grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t initial) except -1:
+    """Make ``*data`` (an array of ``*cap`` items of ``item`` bytes) hold at least ``need`` items, doubling."""
+    cdef Py_ssize_t size = cap[0] * 2 if cap[0] else initial
+    cdef void *grown
+    if need <= cap[0]:
         return 0
-    cap = buf.cap * 2 if buf.cap else 256
-    while cap < need:
-        cap *= 2
-    data = <uint32_t *>realloc(buf.data, cap * sizeof(uint32_t))
-    if data == NULL:
+    while size < need:
+        size *= 2
+    grown = realloc(data[0], size * item)
+    if grown == NULL:
         raise MemoryError()
-    buf.data = data
-    buf.cap = cap
+    data[0] = grown
+    cap[0] = size
     return 0
 
 
-cdef inline int buf_put(Buf *buf, uint32_t cp) except -1:
-    if buf.len == buf.cap:
-        buf_reserve(buf, 1)
-    buf.data[buf.len] = cp
-    buf.len += 1
+cdef inline int buf_reserve(Buf *buf, Py_ssize_t extra) except -1:
+    if buf.len + extra > buf.cap:
+        grow(<void **>&buf.data, &buf.cap, buf.len + extra, sizeof(uint32_t), 256)
+    return 0
+
+
+cdef inline void note_char(Buf *buf, uint32_t cp) noexcept nogil:
+    """Remember what the per-call Python work needs to know about an emitted character."""
     if cp > buf.maxchar:
         buf.maxchar = cp
     if cp >= 0xAD:
@@ -156,6 +158,14 @@ cdef inline int buf_put(Buf *buf, uint32_t cp) except -1:
             buf.flags |= NEEDS_POLICY
         elif cp == 0x1F3F4:
             buf.flags |= BLACK_FLAG
+
+
+cdef inline int buf_put(Buf *buf, uint32_t cp) except -1:
+    if buf.len == buf.cap:
+        buf_reserve(buf, 1)
+    buf.data[buf.len] = cp
+    buf.len += 1
+    note_char(buf, cp)
     return 0
 
 
@@ -182,19 +192,9 @@ cdef str buf_take(Buf *buf):
     return text
 
 
-cdef int line_reserve(Line *line, Py_ssize_t size) except -1:
-    cdef Py_ssize_t cap
-    cdef uint32_t *cells
-    if size <= line.cap:
-        return 0
-    cap = line.cap * 2 if line.cap else 64
-    while cap < size:
-        cap *= 2
-    cells = <uint32_t *>realloc(line.cells, cap * sizeof(uint32_t))
-    if cells == NULL:
-        raise MemoryError()
-    line.cells = cells
-    line.cap = cap
+cdef inline int line_reserve(Line *line, Py_ssize_t size) except -1:
+    if size > line.cap:
+        grow(<void **>&line.cells, &line.cap, size, sizeof(uint32_t), 64)
     return 0
 
 
@@ -269,13 +269,7 @@ cdef int line_text(Line *line, Buf *out) except -1:
                 pending -= 1
             out.data[out.len] = cp
             out.len += 1
-            if cp > out.maxchar:
-                out.maxchar = cp
-            if cp >= 0xAD:
-                if policy_char(cp):
-                    out.flags |= NEEDS_POLICY
-                elif cp == 0x1F3F4:
-                    out.flags |= BLACK_FLAG
+            note_char(out, cp)
         i += 1
     if seen > out.maxchar:
         out.maxchar = seen
@@ -480,12 +474,7 @@ cdef class TranscriptDecoder:
             return 0
         if src[n - 1] == 0x3D:
             pad = 2 if src[n - 2] == 0x3D else 1
-        if self.scratch_cap < n // 4 * 3:
-            dst = <uint8_t *>realloc(self.scratch, n // 4 * 3)
-            if dst == NULL:
-                raise MemoryError()
-            self.scratch = dst
-            self.scratch_cap = n // 4 * 3
+        grow(<void **>&self.scratch, &self.scratch_cap, n // 4 * 3, 1, 4096)
         dst = self.scratch
         for i in range(0, n - 4, 4):
             a = B64[src[i]]
@@ -636,12 +625,7 @@ cdef class TranscriptDecoder:
             if i > pos:
                 self.print_ascii(data + pos, i - pos)
             return i
-        if self.cps_cap < n - pos:
-            cps = <uint32_t *>realloc(self.cps, (n - pos) * sizeof(uint32_t))
-            if cps == NULL:
-                raise MemoryError()
-            self.cps = cps
-            self.cps_cap = n - pos
+        grow(<void **>&self.cps, &self.cps_cap, n - pos, sizeof(uint32_t), 4096)
         cps = self.cps
         for j in range(pos, i):
             cps[k] = data[j]
@@ -1043,19 +1027,11 @@ cdef class TranscriptDecoder:
         return &self.lines[self.top + self.row]
 
     cdef int append_line(self) except -1:
-        cdef Line *lines
-        cdef Py_ssize_t cap
         if self.top + self.count == self.lines_cap:
             if self.top:  # slide the window down to the start of the array (amortised O(1) per line)
                 memmove(self.lines, self.lines + self.top, self.count * sizeof(Line))
                 self.top = 0
-            if self.count == self.lines_cap:
-                cap = self.lines_cap * 2 if self.lines_cap else 16
-                lines = <Line *>realloc(self.lines, cap * sizeof(Line))
-                if lines == NULL:
-                    raise MemoryError()
-                self.lines = lines
-                self.lines_cap = cap
+            grow(<void **>&self.lines, &self.lines_cap, self.count + 1, sizeof(Line), 16)
         self.lines[self.top + self.count].cells = NULL
         self.lines[self.top + self.count].len = 0
         self.lines[self.top + self.count].cap = 0

@@ -27,7 +27,7 @@ import codecs
 import re
 
 from ._base64 import decode_base64_strict
-from ._options import STAT_KEYS, new_stats, parse_options
+from ._options import new_stats, parse_options
 from ._unicode_policy import HOLD, apply_policy
 
 __all__ = ["TranscriptDecoder", "sanitize"]
@@ -526,7 +526,7 @@ class TranscriptDecoder:
         if final == 0x63:  # c: RIS
             self._set_alt(False, restore=False)
             if self._render:
-                self._clear_window()
+                self._commit_window(final=False)
         elif not self._render or self._hidden:
             return
         elif final == 0x37:  # 7: DECSC
@@ -624,9 +624,6 @@ class TranscriptDecoder:
         self._row = self._col = self._cells = 0
         if text:
             self._out.append(apply_policy(text, self._unicode, self._stats))
-
-    def _clear_window(self) -> None:
-        self._commit_window(final=False)
 
     # ------------------------------------------------------------------ render: printing
 
@@ -843,7 +840,7 @@ class TranscriptDecoder:
                 self._cells -= sum(map(len, below))
                 del self._lines[self._row + 1 :]
         elif _param(params, 0, 0) <= 3:
-            self._clear_window()
+            self._commit_window(final=False)
 
     def _scosc(self, params: list[int]) -> None:  # CSI s (SCOSC); with parameters it is DECSLRM
         if not params:
@@ -889,8 +886,6 @@ _CSI_FUNCTIONS = {
     0x73: TranscriptDecoder._scosc,  # s
     0x75: TranscriptDecoder._scorc,  # u
 }
-
-assert len(STAT_KEYS) == len(new_stats())
 
 
 def sanitize(data: bytes | bytearray | memoryview, **options: object) -> str:
