@@ -327,3 +327,10 @@ def test_store_keeps_its_own_copy_of_meta(store):
     store.apply(update)
     store["t"].meta["k"] = 2
     assert update["_meta"] == {"k": 1}
+
+
+def test_sdk_models_nested_in_plain_dicts(store):
+    schema = pytest.importorskip("acp.schema")
+    content = schema.TerminalToolCallContent(type="terminal", terminalId="nested")
+    store.apply({"sessionUpdate": "tool_call", "toolCallId": "c", "title": "t", "content": [content]})
+    assert store["nested"].tool_call_ids == ["c"]

@@ -235,6 +235,7 @@ def terminal_references(update: Mapping[str, Any], pointer: str) -> list[str]:
         raise ProtocolError(f"expected an array, got {_type_name(content)}", f"{pointer}/content")
     ids = []
     for index, item in enumerate(content):
+        item = as_json(item)  # an SDK model inside a plain dict
         if isinstance(item, Mapping) and item.get("type") == "terminal":
             ids.append(_terminal_id(item, f"{pointer}/content/{index}"))
     return ids
