@@ -42,6 +42,8 @@ cdef enum:
     FILL = 2
 
 cdef enum:
+    SPARE_LINES = 16
+    SPARE_MAX_CAP = 4096  # larger buffers are freed, so that one long line does not stay allocated
     MAX_PARAMS = 32
     MAX_PARAM = 65535
     MAX_INTERMEDIATES = 2
@@ -123,8 +125,33 @@ cdef extern from *:
             i++;
         return i;
     }
+    /* Copy cells to dst while whole blocks of 16 are ordinary characters (0x20 <= c < 0xAD: no cell kind,
+       nothing for the Unicode policy); return how many were copied and OR them into *seen. A block is
+       copied before it is checked (dst has room), so the loop has no early exit and vectorises; restrict
+       tells the compiler the two arrays do not overlap. */
+    static inline Py_ssize_t acp_copy_ordinary(uint32_t *restrict dst, const uint32_t *restrict src,
+                                               Py_ssize_t n, uint32_t *seen) {
+        Py_ssize_t k = 0;
+        uint32_t bits = 0;
+        while (k + 16 <= n) {
+            uint32_t special = 0, block = 0;
+            for (int j = 0; j < 16; j++) {
+                uint32_t c = src[k + j];
+                dst[k + j] = c;
+                block |= c;
+                special |= (uint32_t)(c - 0x20u >= 0x8Du);
+            }
+            if (special)
+                break;
+            bits |= block;
+            k += 16;
+        }
+        *seen |= bits;
+        return k;
+    }
     """
     Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) nogil
+    Py_ssize_t acp_copy_ordinary(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
 
 
 cdef int grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t initial) except -1:
@@ -174,18 +201,21 @@ cdef str buf_take(Buf *buf):
     cdef Py_ssize_t n = buf.len, i
     cdef str text = PyUnicode_New(n, buf.maxchar)
     cdef int kind = PyUnicode_KIND(text)
+    # Local pointers: a store through uint8_t* may alias buf->data as far as C knows, and reloading it on
+    # every iteration would keep the compiler from vectorising the narrowing loops.
+    cdef const uint32_t *src = buf.data
     cdef uint8_t *d1
     cdef uint16_t *d2
     if kind == 1:
         d1 = <uint8_t *>PyUnicode_DATA(text)
         for i in range(n):
-            d1[i] = <uint8_t>buf.data[i]
+            d1[i] = <uint8_t>src[i]
     elif kind == 2:
         d2 = <uint16_t *>PyUnicode_DATA(text)
         for i in range(n):
-            d2[i] = <uint16_t>buf.data[i]
+            d2[i] = <uint16_t>src[i]
     else:
-        memcpy(PyUnicode_DATA(text), buf.data, n * sizeof(uint32_t))
+        memcpy(PyUnicode_DATA(text), src, n * sizeof(uint32_t))
     buf.len = 0
     buf.maxchar = 0
     buf.flags = 0
@@ -217,8 +247,8 @@ cdef int line_text(Line *line, Buf *out) except -1:
     cdef uint32_t cp
     cdef const uint32_t *cells = line.cells
     cdef bint tab
-    cdef uint32_t seen = 0, special
-    cdef Py_ssize_t j
+    cdef uint32_t seen = 0
+    cdef uint32_t *dst
     buf_reserve(out, n)
     while i < n:
         cp = cells[i]
@@ -226,19 +256,12 @@ cdef int line_text(Line *line, Buf *out) except -1:
             # Fast path: ordinary characters are copied 16 at a time. The checks have no early exit so
             # the compiler vectorises them; OR-ing the cells bounds the widest one by a value that selects
             # the same str kind (see buf_take).
-            k = i
-            while k + 16 <= n:
-                special = 0
-                for j in range(k, k + 16):
-                    special |= <uint32_t>(cells[j] - 0x20 >= 0xAD - 0x20)
-                if special:
-                    break
-                k += 16
+            dst = out.data + out.len - i  # dst[k] is where cells[k] goes
+            k = i + acp_copy_ordinary(dst + i, cells + i, n - i, &seen)
             while k < n and 0x20 <= cells[k] < 0xAD:
+                dst[k] = cells[k]
+                seen |= cells[k]
                 k += 1
-            memcpy(out.data + out.len, cells + i, (k - i) * sizeof(uint32_t))
-            for j in range(i, k):
-                seen |= cells[j]
             out.len += k - i
             i = k
             continue
@@ -309,6 +332,8 @@ cdef class TranscriptDecoder:
     # render
     cdef Line *lines  # the window is lines[top : top + count]
     cdef Py_ssize_t top, count, lines_cap
+    cdef Line spare[SPARE_LINES]  # cell buffers of committed lines, reused by new ones
+    cdef int nspare
     cdef Py_ssize_t row, col, cells, committed
     cdef bint has_saved, has_alt_saved
     cdef Py_ssize_t saved_row, saved_col, alt_saved_row, alt_saved_col
@@ -354,7 +379,10 @@ cdef class TranscriptDecoder:
         self.reset()
 
     def __dealloc__(self):
+        cdef int i
         self.free_lines()
+        for i in range(self.nspare):
+            free(self.spare[i].cells)
         free(self.lines)
         free(self.out.data)
         free(self.scratch)
@@ -507,10 +535,20 @@ cdef class TranscriptDecoder:
 
     # ------------------------------------------------------------------ stream state
 
+    cdef void release_line(self, Line *line) noexcept:
+        """A line leaves the window: keep its buffer for the next new line, or free it."""
+        if self.nspare < SPARE_LINES and 0 < line.cap <= SPARE_MAX_CAP:
+            self.spare[self.nspare] = line[0]
+            self.nspare += 1
+        else:
+            free(line.cells)
+        line.cells = NULL
+        line.len = line.cap = 0
+
     cdef void free_lines(self) noexcept:
         cdef Py_ssize_t i
         for i in range(self.top, self.top + self.count):
-            free(self.lines[i].cells)
+            self.release_line(&self.lines[i])
         self.top = self.count = 0
 
     cdef int reset_stream(self) except -1:
@@ -668,40 +706,43 @@ cdef class TranscriptDecoder:
 
     cdef Py_ssize_t csi_fast(self, const uint8_t *data, Py_ssize_t i, Py_ssize_t n) except -2:
         """A whole well-formed CSI (no C0, DEL or high byte inside) in one pass, as the state machine would
-        read it; 0 when the sequence is anything else or not complete here (the state machine takes it)."""
+        read it; 0 when the sequence is anything else or not complete here (the state machine takes it).
+        Parameters are only parsed for a final that uses them: SGR, the common case, needs none."""
         cdef int64_t param = -1
-        cdef int intermediates = 0
-        cdef uint8_t b
-        self.nparams = 0
-        self.private = 0
+        cdef Py_ssize_t params_start, params_end, j
+        cdef uint8_t b, final, private = 0
         if i < n and 0x3C <= data[i] <= 0x3F:
-            self.private = data[i]
+            private = data[i]
             i += 1
-        while i < n:
-            b = data[i]
-            if 0x30 <= b <= 0x39:
+        params_start = i
+        while i < n and 0x30 <= data[i] <= 0x3B:
+            i += 1
+        params_end = i
+        while i < n and 0x20 <= data[i] <= 0x2F:
+            i += 1
+            if i - params_end > MAX_INTERMEDIATES:
+                return 0
+        if i >= n or not 0x40 <= data[i] <= 0x7E:
+            return 0
+        final = data[i]
+        if i > params_end or (final == 0x6D and not private):
+            return i + 1  # intermediates, or SGR: dispatched with no effect on text
+        self.private = private
+        self.nparams = 0
+        for j in range(params_start, params_end):
+            b = data[j]
+            if b <= 0x39:
                 param = (param if param > 0 else 0) * 10 + b - 0x30
                 if param > MAX_PARAM:
                     param = MAX_PARAM
-            elif b == 0x3A or b == 0x3B:
+            else:
                 self.param = param
                 self.push_param()
                 param = 0
-            else:
-                break
-            i += 1
-        while i < n and 0x20 <= data[i] <= 0x2F:
-            intermediates += 1
-            if intermediates > MAX_INTERMEDIATES:
-                return 0
-            i += 1
-        if i >= n or not 0x40 <= data[i] <= 0x7E:
-            return 0
-        if intermediates == 0:
-            if param >= 0:
-                self.param = param
-                self.push_param()
-            self.csi_dispatch(data[i])
+        if param >= 0:
+            self.param = param
+            self.push_param()
+        self.csi_dispatch(final)
         return i + 1
 
     cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1:
@@ -1032,9 +1073,14 @@ cdef class TranscriptDecoder:
                 memmove(self.lines, self.lines + self.top, self.count * sizeof(Line))
                 self.top = 0
             grow(<void **>&self.lines, &self.lines_cap, self.count + 1, sizeof(Line), 16)
-        self.lines[self.top + self.count].cells = NULL
-        self.lines[self.top + self.count].len = 0
-        self.lines[self.top + self.count].cap = 0
+        if self.nspare:
+            self.nspare -= 1
+            self.lines[self.top + self.count] = self.spare[self.nspare]
+            self.lines[self.top + self.count].len = 0
+        else:
+            self.lines[self.top + self.count].cells = NULL
+            self.lines[self.top + self.count].len = 0
+            self.lines[self.top + self.count].cap = 0
         self.count += 1
         return 0
 
@@ -1068,7 +1114,7 @@ cdef class TranscriptDecoder:
         for i in range(count):
             line_text(&self.lines[self.top + i], &self.out)
             buf_put(&self.out, 0x0A)
-            free(self.lines[self.top + i].cells)
+            self.release_line(&self.lines[self.top + i])
         self.top += count
         self.count -= count
         self.row -= count
@@ -1112,6 +1158,21 @@ cdef class TranscriptDecoder:
     cdef int write_ascii(self, const uint8_t *text, Py_ssize_t n) except -1:
         cdef Py_ssize_t part, i
         cdef uint32_t *cells
+        cdef Line *line = self.cursor_line()
+        if self.col == line.len and self.col + n <= self.max_line_cells:
+            # Appending, as plain text does: nothing is overwritten or padded, and only the cell limit can
+            # commit lines (the line count did not change), so this is the loop below in one step.
+            line_reserve(line, self.col + n)
+            cells = line.cells + self.col
+            for i in range(n):
+                cells[i] = text[i]
+            line.len += n
+            self.cells += n
+            self.col += n
+            self.last = text[n - 1]
+            if self.cells > self.max_live_cells:
+                self.enforce_limits()
+            return 0
         while n:
             if self.col >= self.max_line_cells:
                 self.newline()
@@ -1294,7 +1355,7 @@ cdef class TranscriptDecoder:
                 line = &self.lines[self.top + i]
                 self.stats[S_OVERWRITTEN] += written(line.cells, 0, line.len)
                 self.cells -= line.len
-                free(line.cells)
+                self.release_line(line)
             self.count = self.row + 1
         elif how <= 3:
             self.commit_window(False)

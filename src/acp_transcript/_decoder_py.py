@@ -54,10 +54,13 @@ MAX_PARAM = 65535  # each value saturates here
 MAX_INTERMEDIATES = 2
 
 # Ground-state text: printable ASCII, bytes >= 0x80 (UTF-8, valid or not) and LF, the one control that
-# plain text is full of. DEL is excluded: it is ignored (Williams), so it ends a run like a C0 does. SGR
-# sequences between pieces of text are taken into the run: they have no effect on text in any mode, so the
-# pieces are decoded one by one (an ESC still interrupts a partial code point) and printed together.
-_TEXT_RUN = re.compile(rb"[\x20-\x7e\x80-\xff\n]+(?:\x1b\[[0-9:;]*m[\x20-\x7e\x80-\xff\n]+)*")
+# plain text is full of. DEL is excluded: it is ignored (Williams), so it ends a run like a C0 does.
+# Two more things are taken into a run because they cannot change what the text around them does:
+# - SGR sequences: no effect on text in any mode. The pieces between them are decoded one by one (an ESC
+#   still interrupts a partial code point) and printed together.
+# - CR LF: the same as LF in both modes (LF already returns to column 0; strip mode turns CR LF into one
+#   line break). It is read as LF; a CR also interrupts a partial code point, as the LF does.
+_TEXT_RUN = re.compile(rb"(?:[\x20-\x7e\x80-\xff\n]+|\x1b\[[0-9:;]*m|\r\n)+")
 _SGR = re.compile(rb"\x1b\[[0-9:;]*m")
 # A well-formed CSI with no C0 or high byte inside (the common case) is dispatched in one step. Anything
 # else falls back to the byte-by-byte state machine from its ESC, which gives the same result.
@@ -436,6 +439,8 @@ class TranscriptDecoder:
 
     def _text(self, data: bytes | bytearray, start: int, end: int, at_end: bool) -> None:
         raw = data[start:end]
+        if 0x0D in raw:
+            raw = raw.replace(b"\r\n", b"\n")
         if 0x1B in raw:
             pieces = _SGR.split(raw)
             self._stats["sequences_removed"] += len(pieces) - 1
@@ -454,7 +459,7 @@ class TranscriptDecoder:
         if self._carry:
             raw = self._carry + raw
             self._carry = b""
-        if at_end and raw[-1] >= 0x80:
+        if at_end and raw and raw[-1] >= 0x80:
             # Keep an incomplete final code point for the next chunk; the codec's own incremental rule
             # is exactly SPEC 2.1's (at most 3 bytes, maximal subparts).
             text, used = codecs.utf_8_decode(raw, "replace", False)
