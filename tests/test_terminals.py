@@ -90,6 +90,14 @@ def test_null_output_is_empty_output(store):
     assert store["t"].output == b"" and store["t"].transcript == ""
 
 
+def test_chunks_are_decoded_separately(store):
+    """RFD: Clients decode each chunk separately and append the decoded bytes in received order for that
+    terminalId; they MUST NOT concatenate the encoded strings and decode them as one value."""
+    for data in ("YQ==", "Yg==", "Yw=="):  # "YQ==Yg==Yw==" is not valid base64 as one value
+        store.apply({"sessionUpdate": "terminal_output_chunk", "terminalId": "t", "data": data})
+    assert store["t"].output == b"abc"
+
+
 def test_chunks_may_split_code_points_and_sequences(store):
     """RFD: A chunk may split a UTF-8 code point or ANSI escape sequence, so ... transcript decoders retain
     parser state between chunks."""
