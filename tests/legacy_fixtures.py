@@ -15,13 +15,8 @@ LEGACY_RECORDING = [
         "content": [{"type": "terminal", "terminalId": "term_1"}],
         "_meta": {"terminal_info": {"terminal_id": "term_1", "cwd": "/workspace/demo", "command": "cargo test"}},
     }),
-    *[
-        as_notification({
-            "sessionUpdate": "tool_call_update", "toolCallId": "call_1",
-            "_meta": {"terminal_output": {"terminal_id": "term_1", "data": chunk.decode("utf-8", "surrogateescape")}},
-        })
-        for chunk in SESSION_OUTPUT[:1]
-    ],
+    as_notification({"sessionUpdate": "tool_call_update", "toolCallId": "call_1",
+                     "_meta": {"terminal_output": {"terminal_id": "term_1", "data": SESSION_OUTPUT[0].decode()}}}),
     # Deltas as codex-acp sends them once the client announced `terminal_output_delta`; the first one splits
     # nothing (strings carry whole characters), the escape sequence is still split across two.
     as_notification({"sessionUpdate": "tool_call_update", "toolCallId": "call_1",

@@ -233,6 +233,16 @@ cdef inline void line_trim(Line *line) noexcept nogil:
         line.len -= 1
 
 
+cdef inline Py_ssize_t sgr_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """Where the SGR sequence ``ESC [ <0-9:;>* m`` at ``data[i]`` ends, or 0 if there is none complete."""
+    if i + 2 >= n or data[i] != 0x1B or data[i + 1] != 0x5B:
+        return 0
+    i += 2
+    while i < n and 0x30 <= data[i] <= 0x3B:
+        i += 1
+    return i + 1 if i < n and data[i] == 0x6D else 0
+
+
 cdef inline Py_ssize_t written(const uint32_t *cells, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
     cdef Py_ssize_t count = 0, i
     for i in range(start, stop):
@@ -654,12 +664,13 @@ cdef class TranscriptDecoder:
         """Print the run of text at ``pos``: printable ASCII and whole, valid, non-C1 UTF-8 sequences, as one
         write. Returns where it stopped; whatever stops it (a control, an invalid or incomplete sequence,
         a C1 code point) is left to the byte-by-byte path, so the result is the same as printing one code
-        point at a time."""
-        cdef Py_ssize_t i = pos + acp_ascii_run(data + pos, n - pos), k = 0, j, size
+        point at a time. SGR sequences inside the run are skipped (counted): they have no effect on text,
+        and colored output then costs one write per stretch of text, as in the fallback."""
+        cdef Py_ssize_t i = pos + acp_ascii_run(data + pos, n - pos), k = 0, j, size, end
         cdef uint8_t b, b1
         cdef uint32_t cp
         cdef uint32_t *cps
-        if i == n or data[i] < 0xC2 or data[i] > 0xF4:
+        if i == n or ((data[i] < 0xC2 or data[i] > 0xF4) and not sgr_end(data, i, n)):
             if i > pos:
                 self.print_ascii(data + pos, i - pos)
             return i
@@ -674,6 +685,13 @@ cdef class TranscriptDecoder:
                 cps[k] = b
                 k += 1
                 i += 1
+                continue
+            if b == 0x1B:
+                end = sgr_end(data, i, n)
+                if not end:
+                    break
+                self.stats[S_SEQUENCES] += 1
+                i = end
                 continue
             if b < 0xC2 or b > 0xF4:
                 break
