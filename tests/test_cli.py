@@ -196,3 +196,20 @@ def test_replay_stdin_and_missing_file():
 def test_version():
     result = run("--version")
     assert result.returncode == 0 and result.stdout.startswith(b"acp-transcript ")
+
+
+def test_replay_zed_export_reports_exact_lines(tmp_path):
+    good = {"_direction": "incoming", "_type": "notification", "method": "session/update",
+            "params": {"sessionId": "s", "update": {"sessionUpdate": "tool_call", "toolCallId": "c", "title": "t",
+                                                      "content": [{"type": "terminal", "terminalId": "t1"}]}}}
+    bad = {"_direction": "incoming", "_type": "notification", "method": "session/update",
+           "params": {"sessionId": "s", "update": {"sessionUpdate": "terminal_output_chunk", "terminalId": "t1",
+                                                     "data": "!!"}}}
+    text = json.dumps([good, bad], indent=2)
+    path = tmp_path / "zed.json"
+    path.write_text(text)
+    result = run("replay", str(path))
+    second = text.index('"_direction"', text.index('"_direction"') + 1)
+    line = text.count("\n", 0, second)  # the element's "{" is on the line above its first key
+    assert result.returncode == 1
+    assert result.stderr.decode().startswith(f"{path}:{line}: ")

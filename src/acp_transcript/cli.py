@@ -199,19 +199,36 @@ class LogReader:
             number += 1
 
     def _zed_export(self, data: bytes) -> Iterator[LogEntry]:
+        """Each element of the array with the line it starts on (raw_decode gives exact offsets)."""
         try:
-            messages = json.loads(data)
-        except json.JSONDecodeError as exc:
-            self.error(exc.lineno, f"not JSON ({exc.msg} at column {exc.colno})")
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self.error(data.count(b"\n", 0, exc.start) + 1, "not UTF-8")
             return
-        if not isinstance(messages, list):
-            self.error(1, "expected a JSON array of messages")
-            return
-        # Line numbers of a pretty-printed array: where each element starts.
-        starts = [m.start() for m in re.finditer(rb'\n\s*\{\s*"', data)] if len(messages) else []
-        for index, item in enumerate(messages):
-            line = data.count(b"\n", 0, starts[index]) + 2 if index < len(starts) else 1
-            yield LogEntry(line, _from_zed(item))
+        decoder = json.JSONDecoder()
+        at = text.index("[") + 1
+        while True:
+            at = _skip_space(text, at)
+            if text.startswith("]", at):
+                return
+            try:
+                item, end = decoder.raw_decode(text, at)
+            except json.JSONDecodeError as exc:
+                self.error(exc.lineno, f"not JSON ({exc.msg} at column {exc.colno})")
+                return
+            yield LogEntry(text.count("\n", 0, at) + 1, _from_zed(item))
+            at = _skip_space(text, end)
+            if text.startswith(",", at):
+                at += 1
+            elif not text.startswith("]", at):
+                self.error(text.count("\n", 0, at) + 1, "expected ',' or ']' in the exported array")
+                return
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
 
 
 def _is_complete_json(line: bytes) -> bool:
