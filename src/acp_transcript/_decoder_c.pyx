@@ -770,12 +770,17 @@ cdef class TranscriptDecoder:
             return 0
         if self.render:
             return self.write_cps(cps, n)
-        if self.pending_cr:
-            self.pending_cr = False
-            buf_put(&self.out, 0x0A)
+        self.resolve_pending_cr()
         buf_reserve(&self.out, n)
         for i in range(n):
             buf_put(&self.out, cps[i])
+        return 0
+
+    cdef inline int resolve_pending_cr(self) except -1:
+        """Strip mode: text after a CR starts on a new line (SPEC 2.4)."""
+        if self.pending_cr:
+            self.pending_cr = False
+            buf_put(&self.out, 0x0A)
         return 0
 
     cdef int step(self, uint8_t byte) except -1:
@@ -932,15 +937,7 @@ cdef class TranscriptDecoder:
         if 0x80 <= cp <= 0x9F:  # decoded C1: no effect, never emitted
             self.stats[S_C1] += 1
             return 0
-        if self.hidden:
-            self.stats[S_ALT] += 1
-            return 0
-        if self.render:
-            return self.write_fill(cp, 1)
-        if self.pending_cr:
-            self.pending_cr = False
-            buf_put(&self.out, 0x0A)
-        return buf_put(&self.out, cp)
+        return self.print_cps(&cp, 1)
 
     cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1:
         cdef Py_ssize_t i
@@ -949,9 +946,7 @@ cdef class TranscriptDecoder:
             return 0
         if self.render:
             return self.write_ascii(text, n)
-        if self.pending_cr:
-            self.pending_cr = False
-            buf_put(&self.out, 0x0A)
+        self.resolve_pending_cr()
         buf_reserve(&self.out, n)
         for i in range(n):
             self.out.data[self.out.len + i] = text[i]
@@ -1225,25 +1220,6 @@ cdef class TranscriptDecoder:
             self.enforce_limits()
         return 0
 
-    cdef int write_fill(self, uint32_t cp, Py_ssize_t n) except -1:
-        cdef Py_ssize_t part, i
-        cdef uint32_t *cells
-        while n:
-            if self.col >= self.max_line_cells:
-                self.newline()
-            part = self.max_line_cells - self.col
-            if part > n:
-                part = n
-            self.prepare_write(part)
-            cells = self.cursor_line().cells + self.col
-            for i in range(part):
-                cells[i] = cp
-            self.col += part
-            self.last = cp
-            n -= part
-            self.enforce_limits()
-        return 0
-
     cdef inline Py_ssize_t forward_target(self, Py_ssize_t target) noexcept:
         cdef Py_ssize_t bound = self.cursor_line().len + self.max_jump
         if bound < self.col:
@@ -1343,13 +1319,16 @@ cdef class TranscriptDecoder:
         return 0
 
     cdef int rep(self, Py_ssize_t count) except -1:
-        cdef Py_ssize_t room
+        cdef Py_ssize_t room, i
         if self.last:
             room = self.cursor_line().len + self.max_jump - self.col
             if count > room:
                 count = room
-            if count > 0:
-                self.write_fill(self.last, count)
+            if count > 0:  # at most 65535 (a saturated parameter): built in the run buffer
+                grow(<void **>&self.cps, &self.cps_cap, count, sizeof(uint32_t), 4096)
+                for i in range(count):
+                    self.cps[i] = self.last
+                self.write_cps(self.cps, count)
         return 0
 
     cdef int cha(self, Py_ssize_t target) except -1:
