@@ -213,3 +213,33 @@ def test_replay_zed_export_reports_exact_lines(tmp_path):
     line = text.count("\n", 0, second)  # the element's "{" is on the line above its first key
     assert result.returncode == 1
     assert result.stderr.decode().startswith(f"{path}:{line}: ")
+
+
+def test_replay_decoder_flags_and_legacy_switch():
+    text = run("replay", str(EXAMPLE), "--mode", "strip", "--terminal", "term_2").stdout.decode()
+    assert text.count("work:") == 5  # strip mode: every progress frame
+    legacy_off = json.loads(run("replay", str(EXAMPLE), "--format", "json", "--no-legacy-meta").stdout)
+    assert "legacy_1" not in {t["terminalId"] for t in legacy_off}
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):
+    from acp_transcript import cli
+
+    monkeypatch.setattr(cli.sys.stderr, "isatty", lambda: False)
+    quiet = cli.Progress(total=cli.Progress.MIN_SIZE * 2, enabled=True)
+    quiet(1000)
+    quiet.close()
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(cli.sys.stderr, "isatty", lambda: True)
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # the standard-library bar
+    bar = cli.Progress(total=cli.Progress.MIN_SIZE * 2, enabled=True)
+    bar(cli.Progress.MIN_SIZE)
+    assert "replay  50%" in capsys.readouterr().err
+    bar.close()
+    assert capsys.readouterr().err.strip(" \r") == ""  # the bar erases itself
+    small = cli.Progress(total=100, enabled=True)  # short logs get no bar
+    small(100)
+    assert capsys.readouterr().err == ""
+    disabled = cli.Progress(total=cli.Progress.MIN_SIZE * 2, enabled=False)  # --no-progress
+    disabled(10)
+    assert capsys.readouterr().err == ""
