@@ -867,6 +867,7 @@ cdef class TranscriptDecoder:
             self.string_bytes += at - pos
             if at == n:
                 return n
+            byte = data[at]  # the stop byte (read again so the compiler sees it is always set)
             if byte == 0x0A:
                 if self.string_bytes > self.max_string_bytes:
                     self.stats[S_ABANDONED] += 1
