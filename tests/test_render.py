@@ -24,6 +24,7 @@ CASES = [
     pytest.param(b"abcdefghij\rxy\tz", "xycdefghzj", id="tab-over-text-only-moves"),
     pytest.param(b"\tX\ra", "a       X", id="overwritten-tab-cell-is-blank"),
     pytest.param(b"\t\rab", "ab", id="partial-tab-span-trailing-blank"),
+    pytest.param(b"a\x1b[2Cb\tc", "a  b\tc", id="tab-after-moved-text"),
     # EL, ECH, ICH, DCH, REP
     pytest.param(b"abcdef\x1b[3D\x1b[K", "abc", id="el0"),
     pytest.param(b"abcdef\x1b[3D\x1b[1K", "    ef", id="el1"),
@@ -33,6 +34,13 @@ CASES = [
     pytest.param(b"abcdef\x1b[4D\x1b[2P", "abef", id="dch"),
     pytest.param(b"ab\x1b[3b", "abbbb", id="rep"),
     pytest.param(b"\x1b[3bx", "x", id="rep-without-previous-char"),
+    # REP repeats only right after a printed character or a REP (SPEC 2.3 rev 2; tmux agrees on each)
+    pytest.param(b"ab\r\n\x1b[3b\n", "ab\n\n", id="rep-after-lf-does-nothing"),
+    pytest.param(b"ab\x1b[31m\x1b[3b", "ab", id="rep-after-sgr-does-nothing"),
+    pytest.param(b"ab\x1b]0;t\x07\x1b[3b", "ab", id="rep-after-osc-does-nothing"),
+    pytest.param(b"ab\r\x1b[3b", "ab", id="rep-after-cr-does-nothing"),
+    pytest.param(b"ab\x1b[2b\x1b[1b", "abbbb", id="rep-after-rep-repeats"),
+    pytest.param(b"ab\x7f\x1b[2b", "abbb", id="rep-after-ignored-del-repeats"),
     # horizontal moves
     pytest.param(b"abcdef\x1b[3GX", "abXdef", id="cha"),
     pytest.param(b"abcdef\x1b[3`X", "abXdef", id="hpa"),
@@ -75,6 +83,23 @@ CASES = [
     pytest.param(b"a\x1b[?47hhidden\x1b[?47lb", "ab", id="alt-47"),
     pytest.param(b"a\x1b[?1049hhidden\x1bcb", "a\nb", id="ris-leaves-alt"),
     pytest.param(b"a\x1b[?1h\x1b[?1049;1hhidden\x1b[?1049lb", "ab", id="alt-among-other-modes"),
+    # SPEC 2.3 rev 2: the alternate screen is a window of its own, committed if the stream ends on it
+    pytest.param(b"before\r\n\x1b[?1049hUI\r\nKilled\r\nexit status 137\r\n",
+                 "before\nUI\nKilled\nexit status 137\n", id="alt-never-left-is-shown-at-the-end"),
+    pytest.param(b"main\x1b[?1049hUI\x1b[2Jdrawn", "main\ndrawn", id="alt-ed2-discards-then-end-shows"),
+    pytest.param(b"a\x1b[?1049hx\ny\x1b[Az\x1b[?1049lb", "ab", id="alt-window-has-the-usual-rules"),
+    # SPEC 2.3 rev 2: the status-line overlay (save, address, draw, restore), as apt draws its progress bar
+    pytest.param(b"Preparing\r\n\x1b7\x1b[50;0f Progress: [ 20%] [###.......] \x1b8Unpacking pv ...\r\n",
+                 "Preparing\nUnpacking pv ...\n", id="overlay-apt-status-line"),
+    pytest.param(b"ab\x1b7\x1b[9;1Hbar\x1b[9;1Hbaz\x1b8X", "abX", id="overlay-restarts-at-each-cup"),
+    pytest.param(b"ab\x1b7\x1b[9;1Hbar\x1b[Kx\rY\x1b8Z", "abZ", id="overlay-line-local-functions"),
+    pytest.param(b"ab\x1b7cd\x1b[9;1Hbar\nX", "abcd\nX", id="overlay-ends-at-lf-from-origin"),
+    pytest.param(b"ab\x1b7cd\x1b[9dbar\x1b[AX", "abcdX", id="overlay-vpa-then-cuu"),
+    pytest.param(b"ab\x1b7\x1b[9;3Hstatus", "ab\n  status", id="overlay-committed-at-end"),
+    pytest.param(b"ab\n\x1b7\x1b[9;1Hstatus", "ab\nstatus", id="overlay-at-end-after-empty-line"),
+    pytest.param(b"ab\x1b7\x1b[9;1H\x1b[K", "ab", id="overlay-empty-at-end-adds-nothing"),
+    pytest.param(b"ab\x1b7\x1b[9;1Hbar\x1b7X", "abX", id="overlay-ends-at-save"),
+    pytest.param(b"ab\x1b[9;1Hbar", "ab\nbar", id="no-saved-cursor-no-overlay"),
     # anything else has no effect on text
     pytest.param(b"a\x1b[2;5rb\x1b[?7lc\x1b[4hd", "abcd", id="scroll-region-and-modes"),
 ]
@@ -87,6 +112,16 @@ def test_render(impl, data, expected):
 
 def test_alt_screen_keep(impl):
     assert_transcript(impl, b"a\x1b[?1049hb\x1b[?1049lc", "abc", alt_screen="keep")
+
+
+@pytest.mark.parametrize("max_jump", [0, 1, 7])
+def test_tab_is_never_clamped_by_max_jump(impl, max_jump):
+    # SPEC 2.3 rev 2: plain text with tabs comes back unchanged whatever max_jump is.
+    assert_transcript(impl, b"a\tb\n\tc\td\n", "a\tb\n\tc\td\n", max_jump=max_jump)
+
+
+def test_tab_is_bounded_by_max_line_cells(impl):
+    assert impl.sanitize(b"abcde\tX", max_line_cells=6) == "abcde\nX"
 
 
 def test_tabs_expand(impl):
@@ -126,7 +161,30 @@ def test_stats_cells_overwritten_and_alt_dropped(impl):
     assert decoder.stats["alt_screen_dropped"] == 6
 
 
+def test_live_shows_the_alternate_window_and_the_overlay(impl):
+    decoder = impl.TranscriptDecoder()
+    assert decoder.decode(b"shell\r\n\x1b[?1049hvim screen") == ""
+    assert decoder.live == "vim screen"
+    assert decoder.decode(b"\x1b[?1049l") == ""
+    assert decoder.live == "shell\n"
+    decoder.decode(b"\x1b7\x1b[24;1H[50%]")
+    assert decoder.live == "shell\n\n[50%]"  # the window, then the status line being drawn
+    decoder.decode(b"\x1b8done")
+    assert decoder.live == "shell\ndone"
+    assert decoder.stats["alt_screen_dropped"] == len("vim screen")
+    assert decoder.stats["overlay_dropped"] == len("[50%]")
+
+
+def test_alternate_window_lines_pushed_out_are_dropped(impl):
+    decoder = impl.TranscriptDecoder(live_lines=2)
+    assert decoder.decode(b"kept\n\x1b[?1049hone\ntwo\nthree\n") == ""
+    assert decoder.live == "three\n"
+    assert decoder.decode(b"\x1b[?1049l") == ""
+    assert decoder.live == "kept\n"
+    assert decoder.stats["alt_screen_dropped"] == len("onetwothree")
+
+
 def test_final_readies_a_new_stream(impl):
     decoder = impl.TranscriptDecoder()
-    assert decoder.decode(b"a\x1b[?1049hb", final=True) == "a"
+    assert decoder.decode(b"a\x1b[?1049hb", final=True) == "a\nb"
     assert decoder.decode(b"c", final=True) == "c"

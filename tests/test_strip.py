@@ -20,6 +20,7 @@ CASES = [
     pytest.param(b"a\x1b[2Kb\x1b[5Dc\x1b[Hd", "abcd", id="moves-and-erases-removed"),
     pytest.param(b"a\x1b[3bz", "az", id="rep-removed"),
     pytest.param(b"a\x1b[?1049hhidden\r\n\x1b[?1049lb", "ab", id="alt-screen-dropped"),
+    pytest.param(b"a\x1b[?1049hUI\r\nKilled\r\n", "aUI\nKilled\n", id="alt-screen-never-left-is-emitted"),
 ]
 
 
@@ -38,3 +39,11 @@ def test_strip_streams(impl):
     assert decoder.decode(b"\r") == ""  # the pending break waits for what follows
     assert decoder.decode(b"\n") == "\n"
     assert decoder.live == ""
+
+
+def test_strip_alt_screen_holds_only_the_most_recent_text(impl):
+    data = b"a\x1b[?1049h" + b"0123456789" * 3 + b"\nend"
+    assert_transcript(impl, data, "a" + "6789\nend", mode="strip", max_live_cells=8)
+    decoder = impl.TranscriptDecoder(mode="strip", max_live_cells=8)
+    decoder.decode(data + b"\x1b[?1049l", final=True)
+    assert decoder.stats["alt_screen_dropped"] == 33

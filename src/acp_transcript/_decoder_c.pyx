@@ -58,8 +58,9 @@ cdef enum:
     S_UNTERMINATED = 5
     S_ALT = 6
     S_OVERWRITTEN = 7
-    N_COUNTED = 8  # the rest (policy counters) are counted by the shared Python policy
-    N_STATS = 12
+    S_OVERLAY = 8
+    N_COUNTED = 9  # the rest (policy counters) are counted by the shared Python policy
+    N_STATS = 13
 
 # Output flags: which characters this call emitted that the (Python) Unicode policy must look at.
 cdef enum:
@@ -72,6 +73,15 @@ ctypedef struct Line:
     uint32_t *cells
     Py_ssize_t len
     Py_ssize_t cap
+
+# A window (see _decoder_py): its lines, cursor, cell count, lines gone from its top and saved cursor. The
+# decoder works on one window in its own fields; pack_window/unpack_window move one aside and back.
+ctypedef struct Window:
+    Line *lines
+    Py_ssize_t top, count, lines_cap
+    Py_ssize_t row, col, cells, committed
+    bint has_saved
+    Py_ssize_t saved_row, saved_col
 
 ctypedef struct Buf:
     uint32_t *data
@@ -338,19 +348,25 @@ cdef class TranscriptDecoder:
     cdef int64_t param
     cdef int intermediates, private
     cdef Py_ssize_t string_bytes
-    cdef bint alt, hidden
+    cdef bint alt
     # render
     cdef Line *lines  # the window is lines[top : top + count]
     cdef Py_ssize_t top, count, lines_cap
     cdef Line spare[SPARE_LINES]  # cell buffers of committed lines, reused by new ones
     cdef int nspare
     cdef Py_ssize_t row, col, cells, committed
-    cdef bint has_saved, has_alt_saved
-    cdef Py_ssize_t saved_row, saved_col, alt_saved_row, alt_saved_col
-    cdef uint32_t last
+    cdef bint has_saved
+    cdef Py_ssize_t saved_row, saved_col
+    cdef Window main_window  # the main screen's window while the alternate one is active
+    cdef Window overlay_origin  # the window under a status-line overlay while one is drawn
+    cdef bint has_main_window, in_overlay
+    cdef uint32_t last  # the character REP repeats: set by printing, cleared by any other item
+    cdef uint32_t rep_char  # last as it was when the current escape sequence began
     # strip
     cdef bint pending_cr
     cdef str held
+    cdef Buf alt_held  # strip output held while the alternate screen is active
+    cdef Buf *sink  # &out, or &alt_held on the alternate screen
     # output of the current call
     cdef Buf out
     # decode_base64 scratch space
@@ -390,11 +406,17 @@ cdef class TranscriptDecoder:
 
     def __dealloc__(self):
         cdef int i
-        self.free_lines()
+        self.drop_window()
+        if self.in_overlay:
+            self.unpack_window(&self.overlay_origin)
+            self.drop_window()
+        if self.has_main_window:
+            self.unpack_window(&self.main_window)
+            self.drop_window()
         for i in range(self.nspare):
             free(self.spare[i].cells)
-        free(self.lines)
         free(self.out.data)
+        free(self.alt_held.data)
         free(self.scratch)
         free(self.cps)
 
@@ -418,15 +440,25 @@ cdef class TranscriptDecoder:
         self.check_initialised()
         if not self.render:
             return ""
+        cdef Window *window = &self.overlay_origin
         tmp.data = NULL
         tmp.len = tmp.cap = 0
         tmp.maxchar = 0
         tmp.flags = 0
         try:
-            for i in range(self.count):
-                if i:
+            if self.in_overlay:  # the window under the overlay, then the overlay line (as a terminal shows it)
+                for i in range(window.count):
+                    if i:
+                        buf_put(&tmp, 0x0A)
+                    line_text(&window.lines[window.top + i], &tmp)
+                if self.lines[self.top].len:
                     buf_put(&tmp, 0x0A)
-                line_text(&self.lines[self.top + i], &tmp)
+                    line_text(&self.lines[self.top], &tmp)
+            else:
+                for i in range(self.count):
+                    if i:
+                        buf_put(&tmp, 0x0A)
+                    line_text(&self.lines[self.top + i], &tmp)
             text = buf_take(&tmp)
         finally:
             free(tmp.data)
@@ -572,13 +604,110 @@ cdef class TranscriptDecoder:
         self.intermediates = 0
         self.private = 0
         self.string_bytes = 0
-        self.alt = self.hidden = False
+        self.alt = False
+        if self.in_overlay:
+            self.drop_window()
+            self.unpack_window(&self.overlay_origin)
+            self.in_overlay = False
+        if self.has_main_window:
+            self.drop_window()
+            self.unpack_window(&self.main_window)
+            self.has_main_window = False
         self.free_lines()
         self.append_line()
         self.row = self.col = self.cells = self.committed = 0
-        self.has_saved = self.has_alt_saved = False
-        self.last = 0
+        self.has_saved = False
+        self.last = self.rep_char = 0
         self.pending_cr = False
+        self.alt_held.len = 0
+        self.sink = &self.out
+        return 0
+
+    # ------------------------------------------------------------------ windows (see _decoder_py)
+
+    cdef void pack_window(self, Window *w) noexcept:
+        w.lines = self.lines
+        w.top = self.top
+        w.count = self.count
+        w.lines_cap = self.lines_cap
+        w.row = self.row
+        w.col = self.col
+        w.cells = self.cells
+        w.committed = self.committed
+        w.has_saved = self.has_saved
+        w.saved_row = self.saved_row
+        w.saved_col = self.saved_col
+
+    cdef void unpack_window(self, Window *w) noexcept:
+        self.lines = w.lines
+        self.top = w.top
+        self.count = w.count
+        self.lines_cap = w.lines_cap
+        self.row = w.row
+        self.col = w.col
+        self.cells = w.cells
+        self.committed = w.committed
+        self.has_saved = w.has_saved
+        self.saved_row = w.saved_row
+        self.saved_col = w.saved_col
+        w.lines = NULL
+
+    cdef void drop_window(self) noexcept:
+        """Free the current window (the caller unpacks or makes another)."""
+        self.free_lines()
+        free(self.lines)
+        self.lines = NULL
+        self.lines_cap = 0
+
+    cdef int new_window(self) except -1:
+        self.lines = NULL
+        self.top = self.count = self.lines_cap = 0
+        self.append_line()
+        self.row = self.col = self.cells = self.committed = 0
+        self.has_saved = False
+        return 0
+
+    cdef Py_ssize_t window_written(self) noexcept:
+        cdef Py_ssize_t i, total = 0
+        for i in range(self.top, self.top + self.count):
+            total += written(self.lines[i].cells, 0, self.lines[i].len)
+        return total
+
+    cdef int start_overlay(self, Py_ssize_t col) except -1:
+        """SPEC 2.3 rev 2, the status-line overlay: see _decoder_py._start_overlay."""
+        if not self.in_overlay:
+            self.pack_window(&self.overlay_origin)
+            self.in_overlay = True
+        else:
+            self.stats[S_OVERLAY] += self.window_written()
+            self.drop_window()
+        self.new_window()
+        self.col = self.forward_target(col)
+        return 0
+
+    cdef int end_overlay(self) except -1:
+        if self.in_overlay:
+            self.stats[S_OVERLAY] += self.window_written()
+            self.drop_window()
+            self.unpack_window(&self.overlay_origin)
+            self.in_overlay = False
+        return 0
+
+    cdef int trim_alt_held(self, Py_ssize_t keep) except -1:
+        """Strip mode: keep the last ``keep`` characters held on the alternate screen, count the rest."""
+        cdef Py_ssize_t cut = self.alt_held.len - keep, i, newlines = 0
+        if cut <= 0:
+            return 0
+        for i in range(cut):
+            newlines += self.alt_held.data[i] == 0x0A
+        self.stats[S_ALT] += cut - newlines
+        memmove(self.alt_held.data, self.alt_held.data + cut, keep * sizeof(uint32_t))
+        self.alt_held.len = keep
+        return 0
+
+    cdef inline int bound_alt_held(self) except -1:
+        if self.alt and self.alt_held.len > 2 * self.max_live_cells:
+            self.trim_alt_held(self.max_live_cells)
         return 0
 
     cdef object take_output(self, bint final):
@@ -611,10 +740,17 @@ cdef class TranscriptDecoder:
             self.flush_partial()
         if self.state != GROUND:
             self.stats[S_UNTERMINATED] += 1
+        cdef Py_ssize_t i
         if self.render:
-            self.commit_window(True)
-        elif self.pending_cr:
-            buf_put(&self.out, 0x0A)
+            self.commit_at_end()
+        else:
+            if self.pending_cr:
+                buf_put(self.sink, 0x0A)
+            if self.alt:  # SPEC 2.4 rev 2: a stream that ends on the alternate screen shows what it held
+                self.trim_alt_held(self.max_live_cells)
+                buf_reserve(&self.out, self.alt_held.len)
+                for i in range(self.alt_held.len):
+                    buf_put(&self.out, self.alt_held.data[i])
         self.reset_stream()
         return 0
 
@@ -631,12 +767,21 @@ cdef class TranscriptDecoder:
                     if end > pos:
                         pos = end
                         continue
-                if byte == 0x1B and pos + 1 < n and data[pos + 1] == 0x5B and not self.u8_need:
-                    end = self.csi_fast(data, pos + 2, n)
-                    if end > 0:
-                        self.stats[S_SEQUENCES] += 1
-                        pos = end
-                        continue
+                if byte == 0x1B and not self.u8_need:
+                    # SPEC 2.3 rev 2, as tmux: REP repeats only right after a printed character; the character
+                    # is put aside here and given back only to a REP that this sequence turns out to be.
+                    self.rep_char = self.last
+                    self.last = 0
+                    self.stats[S_SEQUENCES] += 1
+                    if pos + 1 < n and data[pos + 1] == 0x5B:
+                        end = self.csi_fast(data, pos + 2, n)
+                        if end > 0:
+                            pos = end
+                            continue
+                    self.state = ESCAPE
+                    self.intermediates = 0
+                    pos += 1
+                    continue
                 if byte >= 0x80:
                     self.utf8_byte(byte)
                     pos += 1
@@ -644,11 +789,7 @@ cdef class TranscriptDecoder:
                 if self.u8_need:  # a control interrupts a partial code point: one U+FFFD (SPEC 2.1)
                     self.flush_partial()
                     continue  # the byte is processed again, now with no partial code point
-                if byte == 0x1B:
-                    self.stats[S_SEQUENCES] += 1
-                    self.state = ESCAPE
-                    self.intermediates = 0
-                elif byte == 0x7F:
+                if byte == 0x7F:
                     self.stats[S_CONTROLS] += 1
                 else:
                     self.execute(byte)
@@ -667,6 +808,7 @@ cdef class TranscriptDecoder:
         point at a time. SGR sequences inside the run are skipped (counted): they have no effect on text,
         and colored output then costs one write per stretch of text, as in the fallback."""
         cdef Py_ssize_t i = pos + acp_ascii_run(data + pos, n - pos), k = 0, j, size, end
+        cdef bint ended_on_sgr = False
         cdef uint8_t b, b1
         cdef uint32_t cp
         cdef uint32_t *cps
@@ -685,6 +827,7 @@ cdef class TranscriptDecoder:
                 cps[k] = b
                 k += 1
                 i += 1
+                ended_on_sgr = False
                 continue
             if b == 0x1B:
                 end = sgr_end(data, i, n)
@@ -692,6 +835,7 @@ cdef class TranscriptDecoder:
                     break
                 self.stats[S_SEQUENCES] += 1
                 i = end
+                ended_on_sgr = True
                 continue
             if b < 0xC2 or b > 0xF4:
                 break
@@ -718,8 +862,11 @@ cdef class TranscriptDecoder:
             cps[k] = cp
             k += 1
             i += size
+            ended_on_sgr = False
         if k:
             self.print_cps(cps, k)
+        if ended_on_sgr:  # a REP after an SGR has nothing to repeat
+            self.last = self.rep_char = 0
         return i
 
     cdef Py_ssize_t csi_fast(self, const uint8_t *data, Py_ssize_t i, Py_ssize_t n) except -2:
@@ -765,22 +912,19 @@ cdef class TranscriptDecoder:
 
     cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1:
         cdef Py_ssize_t i
-        if self.hidden:
-            self.stats[S_ALT] += n
-            return 0
         if self.render:
             return self.write_cps(cps, n)
         self.resolve_pending_cr()
-        buf_reserve(&self.out, n)
+        buf_reserve(self.sink, n)
         for i in range(n):
-            buf_put(&self.out, cps[i])
-        return 0
+            buf_put(self.sink, cps[i])
+        return self.bound_alt_held()
 
     cdef inline int resolve_pending_cr(self) except -1:
         """Strip mode: text after a CR starts on a new line (SPEC 2.4)."""
         if self.pending_cr:
             self.pending_cr = False
-            buf_put(&self.out, 0x0A)
+            buf_put(self.sink, 0x0A)
         return 0
 
     cdef int step(self, uint8_t byte) except -1:
@@ -790,6 +934,8 @@ cdef class TranscriptDecoder:
             self.stats[S_SEQUENCES] += 1
             self.state = ESCAPE
             self.intermediates = 0
+            self.rep_char = self.last
+            self.last = 0
         elif byte == 0x18 or byte == 0x1A:
             self.stats[S_CONTROLS] += 1
             self.state = GROUND
@@ -880,6 +1026,8 @@ cdef class TranscriptDecoder:
                 self.stats[S_SEQUENCES] += 1
                 self.state = ESCAPE
                 self.intermediates = 0
+                self.rep_char = self.last
+                self.last = 0
                 return at + 1
             elif byte == 0x07:
                 self.state = GROUND
@@ -942,42 +1090,39 @@ cdef class TranscriptDecoder:
 
     cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1:
         cdef Py_ssize_t i
-        if self.hidden:
-            self.stats[S_ALT] += n
-            return 0
+        cdef Buf *sink = self.sink
         if self.render:
             return self.write_ascii(text, n)
         self.resolve_pending_cr()
-        buf_reserve(&self.out, n)
+        buf_reserve(sink, n)
         for i in range(n):
-            self.out.data[self.out.len + i] = text[i]
-        self.out.len += n  # ASCII: maxchar (which only tells str width) need not change
-        return 0
+            sink.data[sink.len + i] = text[i]
+        sink.len += n  # ASCII: maxchar (which only tells str width) need not change
+        return self.bound_alt_held()
 
     # ------------------------------------------------------------------ C0, ESC and CSI functions
 
     cdef int execute(self, uint8_t byte) except -1:
+        self.last = self.rep_char = 0  # a control between a character and REP: nothing to repeat
         if byte == 0x0A or byte == 0x0B or byte == 0x0C:
-            if not self.hidden:
-                if self.render:
-                    self.newline()
-                else:
-                    buf_put(&self.out, 0x0A)
-                    self.pending_cr = False
+            if self.render:
+                self.newline()
+            else:
+                buf_put(self.sink, 0x0A)
+                self.pending_cr = False
+                self.bound_alt_held()
         elif byte == 0x0D:
-            if not self.hidden:
-                if self.render:
-                    self.col = 0
-                else:
-                    self.pending_cr = True
+            if self.render:
+                self.col = 0
+            else:
+                self.pending_cr = True
         elif byte == 0x09:
-            if not self.hidden:
-                if self.render:
-                    self.tab()
-                else:
-                    self.print_cp(0x09)
+            if self.render:
+                self.tab()
+            else:
+                self.print_cp(0x09)
         elif byte == 0x08 and self.render:
-            if not self.hidden and self.col:
+            if self.col:
                 self.col -= 1
         else:
             self.stats[S_CONTROLS] += 1
@@ -985,18 +1130,22 @@ cdef class TranscriptDecoder:
 
     cdef int esc_dispatch(self, uint8_t final) except -1:
         if final == 0x63:  # c: RIS
-            self.set_alt(False, False)
+            self.end_overlay()
+            self.set_alt(False)
             if self.render:
                 self.commit_window(False)
-        elif not self.render or self.hidden:
+        elif not self.render:
             return 0
         elif final == 0x37:  # 7: DECSC
+            self.end_overlay()
             self.save_cursor()
         elif final == 0x38:  # 8: DECRC
+            self.end_overlay()
             self.restore_cursor(self.has_saved, self.saved_row, self.saved_col)
         elif final == 0x44 or final == 0x45:  # D: IND, E: NEL
             self.newline()
         elif final == 0x4D:  # M: RI
+            self.end_overlay()
             self.row = self.row - 1 if self.row > 0 else 0
         return 0
 
@@ -1012,9 +1161,9 @@ cdef class TranscriptDecoder:
                 for i in range(self.nparams):
                     mode = self.params[i]
                     if mode == 1049 or mode == 1047 or mode == 47:
-                        self.set_alt(final == 0x68, mode == 1049)
+                        self.set_alt(final == 0x68)
             return 0
-        if not self.render or self.hidden or final == 0x6D:
+        if not self.render or final == 0x6D:
             return 0
         if final == 0x4B:  # K: EL
             i = <int>self.p(0, 0)
@@ -1030,7 +1179,8 @@ cdef class TranscriptDecoder:
             self.ich(self.p(0, 1))
         elif final == 0x50:  # P: DCH
             self.dch(self.p(0, 1))
-        elif final == 0x62:  # b: REP
+        elif final == 0x62:  # b: REP, only right after a printed character (SPEC 2.3 rev 2)
+            self.last = self.rep_char
             self.rep(self.p(0, 1))
         elif final == 0x47 or final == 0x60:  # G: CHA, `: HPA
             self.cha(self.p(0, 1) - 1)
@@ -1039,41 +1189,61 @@ cdef class TranscriptDecoder:
         elif final == 0x44:  # D: CUB
             self.col = self.col - self.p(0, 1) if self.col > self.p(0, 1) else 0
         elif final == 0x41 or final == 0x46:  # A: CUU, F: CPL
+            self.end_overlay()
             self.row = self.row - self.p(0, 1) if self.row > self.p(0, 1) else 0
             if final == 0x46:
                 self.col = 0
         elif final == 0x42 or final == 0x45:  # B: CUD, E: CNL
+            self.end_overlay()
             self.row = self.row + self.p(0, 1)
             if self.row > self.count - 1:
                 self.row = self.count - 1
             if final == 0x45:
                 self.col = 0
         elif final == 0x48 or final == 0x66:  # H: CUP, f: HVP
-            self.fresh_line()
-            self.col = 0
-            self.col = self.forward_target(self.p(1, 1) - 1)
-        elif final == 0x64:  # d: VPA
-            self.fresh_line()
+            if self.has_saved or self.in_overlay:
+                self.start_overlay(self.p(1, 1) - 1)
+            else:
+                self.fresh_line()
+                self.col = 0
+                self.col = self.forward_target(self.p(1, 1) - 1)
+        elif final == 0x64:  # d: VPA (keeps the column)
+            if self.has_saved or self.in_overlay:
+                self.start_overlay(self.col)
+            else:
+                self.fresh_line()
         elif final == 0x4A:  # J: ED
             self.ed(self.p(0, 0))
         elif final == 0x73:  # s: SCOSC (with parameters it is DECSLRM)
             if not self.nparams:
+                self.end_overlay()
                 self.save_cursor()
         elif final == 0x75:  # u: SCORC
             if not self.nparams:
+                self.end_overlay()
                 self.restore_cursor(self.has_saved, self.saved_row, self.saved_col)
         return 0
 
-    cdef int set_alt(self, bint enter, bint restore) except -1:
+    cdef int set_alt(self, bint enter) except -1:
+        """SPEC 2.3 rev 2: see _decoder_py._set_alt."""
         if not self.drop_alt or enter == self.alt:
             return 0
-        if enter and restore and self.render:
-            self.has_alt_saved = True
-            self.alt_saved_row = self.committed + self.row
-            self.alt_saved_col = self.col
-        self.alt = self.hidden = enter
-        if not enter and restore and self.render:
-            self.restore_cursor(self.has_alt_saved, self.alt_saved_row, self.alt_saved_col)
+        self.alt = enter
+        if not self.render:
+            if not enter:
+                self.trim_alt_held(0)
+            self.sink = &self.alt_held if enter else &self.out
+            return 0
+        self.end_overlay()
+        if enter:
+            self.pack_window(&self.main_window)
+            self.has_main_window = True
+            self.new_window()
+        else:
+            self.stats[S_ALT] += self.window_written()
+            self.drop_window()
+            self.unpack_window(&self.main_window)
+            self.has_main_window = False
         return 0
 
     # ------------------------------------------------------------------ render: the window
@@ -1099,6 +1269,8 @@ cdef class TranscriptDecoder:
         return 0
 
     cdef int newline(self) except -1:
+        self.end_overlay()
+        self.last = 0
         self.col = 0
         if self.row == self.count - 1:
             self.append_line()
@@ -1126,8 +1298,11 @@ cdef class TranscriptDecoder:
     cdef int commit_top(self, Py_ssize_t count, Py_ssize_t cells) except -1:
         cdef Py_ssize_t i
         for i in range(count):
-            line_text(&self.lines[self.top + i], &self.out)
-            buf_put(&self.out, 0x0A)
+            if self.alt:  # lines pushed out of the alternate window's top are discarded, not committed
+                self.stats[S_ALT] += written(self.lines[self.top + i].cells, 0, self.lines[self.top + i].len)
+            else:
+                line_text(&self.lines[self.top + i], &self.out)
+                buf_put(&self.out, 0x0A)
             self.release_line(&self.lines[self.top + i])
         self.top += count
         self.count -= count
@@ -1137,6 +1312,19 @@ cdef class TranscriptDecoder:
         return 0
 
     cdef int commit_window(self, bint final) except -1:
+        """See _decoder_py._commit_window and _window_text."""
+        cdef Py_ssize_t i, before
+        if self.alt and not final:
+            self.stats[S_ALT] += self.window_written()
+        else:
+            self.window_text(final)
+        self.committed += self.count
+        self.free_lines()
+        self.append_line()
+        self.row = self.col = self.cells = 0
+        return 0
+
+    cdef int window_text(self, bint final) except -1:
         cdef Py_ssize_t i, before
         for i in range(self.count):
             if final and i:
@@ -1145,10 +1333,39 @@ cdef class TranscriptDecoder:
             line_text(&self.lines[self.top + i], &self.out)
             if not final and not (i == self.count - 1 and self.out.len == before):
                 buf_put(&self.out, 0x0A)
-        self.committed += self.count
-        self.free_lines()
-        self.append_line()
-        self.row = self.col = self.cells = 0
+        return 0
+
+    cdef int commit_at_end(self) except -1:
+        """final=True (SPEC 2.3 rev 2): see _decoder_py._commit_at_end."""
+        cdef Window overlay, alternate
+        cdef bint has_overlay = self.in_overlay
+        cdef Py_ssize_t start, mark, before
+        if has_overlay:
+            self.pack_window(&overlay)
+            self.unpack_window(&self.overlay_origin)
+            self.in_overlay = False
+        if self.has_main_window:
+            self.pack_window(&alternate)
+            self.unpack_window(&self.main_window)
+            self.has_main_window = False
+            self.alt = False
+            self.commit_window(False)
+            self.drop_window()
+            self.unpack_window(&alternate)
+        start = self.out.len
+        self.window_text(True)
+        if has_overlay:
+            mark = self.out.len
+            if mark > start and self.out.data[mark - 1] != 0x0A:
+                buf_put(&self.out, 0x0A)
+            before = self.out.len
+            line_text(&overlay.lines[overlay.top], &self.out)
+            if self.out.len == before:  # an overlay line with no text adds nothing
+                self.out.len = mark
+            self.pack_window(&alternate)
+            self.unpack_window(&overlay)
+            self.drop_window()
+            self.unpack_window(&alternate)
         return 0
 
     # ------------------------------------------------------------------ render: printing
@@ -1228,8 +1445,11 @@ cdef class TranscriptDecoder:
         return target if target < bound else bound
 
     cdef int tab(self) except -1:
-        cdef Py_ssize_t col = self.col, target = self.forward_target((col // 8 + 1) * 8), size, i, stop
+        # SPEC 2.3 rev 2: bounded by max_line_cells only (at most 8 cells), never by max_jump.
+        cdef Py_ssize_t col = self.col, target = (col // 8 + 1) * 8, size, i, stop
         cdef Line *line
+        if target > self.max_line_cells:
+            target = self.max_line_cells if self.max_line_cells > col else col
         if self.keep_tabs and target > col:
             line = self.cursor_line()
             size = line.len
@@ -1356,6 +1576,7 @@ cdef class TranscriptDecoder:
                 self.release_line(line)
             self.count = self.row + 1
         elif how <= 3:
+            self.end_overlay()
             self.commit_window(False)
         return 0
 

@@ -78,6 +78,9 @@ _SMALL_PARAMS.update({f"{v:02d}".encode(): v for v in range(100)})
 _SMALL_PARAMS.update({f"{v:03d}".encode(): v for v in range(1000)})
 _SMALL_PARAMS[b""] = 0
 
+#: A window: its lines, cursor row and column, cell count, lines gone from its top, and saved cursor.
+_Window = tuple[list["str | list[str]"], int, int, int, int, "tuple[int, int] | None"]
+
 _LF, _VT, _FF, _CR, _BS, _HT, _CAN, _SUB, _ESC, _DEL = 0x0A, 0x0B, 0x0C, 0x0D, 0x08, 0x09, 0x18, 0x1A, 0x1B, 0x7F
 _ALT_SCREEN_MODES = (1049, 1047, 47)
 
@@ -162,6 +165,14 @@ class TranscriptDecoder:
     'ok 100%\\n'
     """
 
+    # The current window (render mode; see "windows" below).
+    _lines: list[str | list[str]]
+    _row: int
+    _col: int
+    _cells: int  # sum of the window's line lengths
+    _committed: int  # lines gone from the window's top (saved cursors keep absolute line numbers)
+    _saved: tuple[int, int] | None
+
     def __init__(
         self,
         *,
@@ -208,7 +219,14 @@ class TranscriptDecoder:
         """The live window as text (render mode): what a UI shows as still in progress. ``""`` in strip mode."""
         if not self._render:
             return ""
-        return apply_policy("\n".join(map(line_text, self._lines)), self._unicode, None)
+        if self._overlay_origin is None:
+            text = "\n".join(map(line_text, self._lines))
+        else:  # the window under the overlay, then the overlay line (a status line, as a terminal shows it)
+            text = "\n".join(map(line_text, self._overlay_origin[0]))
+            overlay = line_text(self._lines[0])
+            if overlay:
+                text += "\n" + overlay
+        return apply_policy(text, self._unicode, None)
 
     def reset(self) -> None:
         """Forget the stream and the counters: the decoder is as new."""
@@ -246,21 +264,21 @@ class TranscriptDecoder:
         self._intermediates = 0
         self._private = 0
         self._string_bytes = 0
-        self._alt = False  # on the alternate screen
-        self._hidden = False  # on the alternate screen with alt_screen="drop": nothing has any effect
+        self._alt = False  # on the alternate screen (alt_screen="drop")
         self._out: list[str] = []  # text committed by the current call, policy already applied
-        # render mode
-        self._lines: list[str | list[str]] = [""]
-        self._row = 0
-        self._col = 0
-        self._cells = 0  # sum of the window's line lengths
-        self._committed = 0  # lines committed so far (saved cursors keep absolute line numbers)
-        self._saved: tuple[int, int] | None = None
-        self._alt_saved: tuple[int, int] | None = None
-        self._last = ""  # the last printed character, for REP
+        # render mode: the current window (see _pack_window); the main screen's while the alternate one is
+        # active, and the overlay's origin while a status-line overlay is drawn
+        self._new_window()
+        self._main_window: _Window | None = None
+        self._overlay_origin: _Window | None = None
+        self._last = ""  # the character REP repeats: set by printing, cleared by any other item
+        self._rep_char = ""  # _last as it was when the current escape sequence began
         # strip mode
         self._pending_cr = False
         self._strip_text: list[str] = []  # strip output of this call, before the policy
+        self._alt_text: list[str] = []  # strip output held while the alternate screen is active
+        self._alt_chars = 0  # characters in _alt_text[:_alt_pieces]
+        self._alt_pieces = 0
         self._held = ""  # strip output that may still become a flag sequence
 
     def _take_output(self, final: bool) -> str:
@@ -284,9 +302,13 @@ class TranscriptDecoder:
         if self._state != GROUND:
             self._stats["unterminated_at_final"] += 1
         if self._render:
-            self._commit_window(final=True)
-        elif self._pending_cr:
-            self._strip_text.append("\n")
+            self._commit_at_end()
+        else:
+            if self._pending_cr:
+                self._strip_sink().append("\n")
+            if self._alt:  # SPEC 2.4 rev 2: a stream that ends on the alternate screen shows what it held
+                self._trim_alt_text(self._max_live_cells)
+                self._strip_text.extend(self._alt_text)
         held = self._held
         out = self._out
         strip_text = self._strip_text
@@ -313,6 +335,7 @@ class TranscriptDecoder:
                 byte = data[pos]
                 if byte == _ESC:
                     stats["sequences_removed"] += 1
+                    self._rep_char, self._last = self._last, ""
                     csi = _CSI.match(data, pos)
                     if csi is not None:
                         private, params, intermediates, final = csi.groups()
@@ -320,7 +343,8 @@ class TranscriptDecoder:
                             self._csi_dispatch(private[0] if private else 0, params, final[0])
                         pos = csi.end()
                         continue
-                    self._enter_escape()
+                    self._state = ESCAPE
+                    self._intermediates = 0
                 elif byte == _DEL:
                     stats["controls_removed"] += 1
                 else:
@@ -335,6 +359,9 @@ class TranscriptDecoder:
     def _enter_escape(self) -> None:
         self._state = ESCAPE
         self._intermediates = 0
+        # SPEC 2.3 rev 2, as tmux: REP repeats only right after a printed character (or a REP). The
+        # character is put aside here and given back only to a REP that this escape sequence turns out to be.
+        self._rep_char, self._last = self._last, ""
 
     def _step(self, byte: int) -> None:
         """One byte in the escape and CSI states (Williams), where sequences are short."""
@@ -447,12 +474,15 @@ class TranscriptDecoder:
             last = pieces.pop()
             text = "".join([self._decode(piece, False) for piece in pieces]) + self._decode(last, at_end)
         else:
+            last = None
             text = self._decode(raw, at_end)
         if text:
             if self._render:
                 self._print(text)
             else:
                 self._strip_print(text)
+        if last == b"":  # the run ended with an SGR: a REP after it has nothing to repeat
+            self._last = self._rep_char = ""
 
     def _decode(self, raw: bytes | bytearray, at_end: bool) -> str:
         """UTF-8 of one piece of text; an incomplete code point at the end of the data is carried."""
@@ -502,45 +532,47 @@ class TranscriptDecoder:
     # ------------------------------------------------------------------ C0, ESC and CSI functions
 
     def _execute(self, byte: int) -> None:
+        self._last = self._rep_char = ""  # a control between a character and REP: nothing to repeat
         if byte == _LF or byte == _VT or byte == _FF:
-            if not self._hidden:
-                if self._render:
-                    self._newline()
-                else:
-                    self._strip_text.append("\n")
-                    self._pending_cr = False
+            if self._render:
+                self._newline()
+            else:
+                self._strip_sink().append("\n")
+                self._pending_cr = False
         elif byte == _CR:
-            if not self._hidden:
-                if self._render:
-                    self._col = 0
-                else:
-                    self._pending_cr = True
+            if self._render:
+                self._col = 0
+            else:
+                self._pending_cr = True
         elif byte == _HT:
-            if not self._hidden:
-                if self._render:
-                    self._tab()
-                else:
-                    self._strip_print("\t")
+            if self._render:
+                self._tab()
+            else:
+                self._strip_print("\t")
         elif byte == _BS and self._render:
-            if not self._hidden and self._col:
+            if self._col:
                 self._col -= 1
         else:
             self._stats["controls_removed"] += 1
 
     def _esc_dispatch(self, final: int) -> None:
         if final == 0x63:  # c: RIS
-            self._set_alt(False, restore=False)
+            self._end_overlay()
+            self._set_alt(False)
             if self._render:
                 self._commit_window(final=False)
-        elif not self._render or self._hidden:
+        elif not self._render:
             return
         elif final == 0x37:  # 7: DECSC
+            self._end_overlay()
             self._save_cursor()
         elif final == 0x38:  # 8: DECRC
+            self._end_overlay()
             self._restore_cursor(self._saved)
         elif final == 0x44 or final == 0x45:  # D: IND, E: NEL (as LF, which already returns to column 0)
             self._newline()
         elif final == 0x4D:  # M: RI (as CUU 1; never scrolls)
+            self._end_overlay()
             self._row = max(self._row - 1, 0)
 
     def _csi_dispatch(self, private: int, raw_params: bytes | None, final: int) -> None:
@@ -551,26 +583,74 @@ class TranscriptDecoder:
                 params = self._params if raw_params is None else _parse_params(raw_params)
                 for mode in params:
                     if mode in _ALT_SCREEN_MODES:
-                        self._set_alt(final == 0x68, restore=mode == 1049)
+                        self._set_alt(final == 0x68)
             return
-        if not self._render or self._hidden or final == 0x6D:  # SGR (m) is the common case: no effect
+        if not self._render or final == 0x6D:  # SGR (m) is the common case: no effect
             return
         handler = _CSI_FUNCTIONS.get(final)
         if handler is not None:
             handler(self, self._params if raw_params is None else _parse_params(raw_params))
 
-    def _set_alt(self, enter: bool, restore: bool) -> None:
-        """CSI ? 1049/1047/47 h/l. alt_screen="keep" treats the alternate screen as the main one: the switch
-        itself (and 1049's cursor save/restore) is a no-op."""
+    def _set_alt(self, enter: bool) -> None:
+        """CSI ? 1049/1047/47 h/l (SPEC 2.3 rev 2). With alt_screen="drop" the program draws on a separate,
+        initially empty window; leaving it discards that window and the main one is back as it was (so 1049's
+        cursor save and restore come with it). alt_screen="keep" treats the alternate screen as the main one."""
         if not self._drop_alt or enter == self._alt:
             return
-        if enter and restore and self._render:
-            self._alt_saved = (self._committed + self._row, self._col)
-        self._alt = self._hidden = enter
-        if not enter and restore and self._render:
-            self._restore_cursor(self._alt_saved)
+        self._alt = enter
+        if not self._render:  # strip mode: hold what is printed there (_strip_sink), drop it on leaving
+            if not enter:
+                self._trim_alt_text(0)
+            return
+        self._end_overlay()
+        if enter:
+            self._main_window = self._pack_window()
+            self._new_window()
+        else:
+            self._stats["alt_screen_dropped"] += sum(map(_written, self._lines))
+            assert self._main_window is not None
+            self._unpack_window(self._main_window)
+            self._main_window = None
 
-    # ------------------------------------------------------------------ render: the window
+    # ------------------------------------------------------------------ render: windows
+    #
+    # A window is the live lines, the cursor in them, their cell count, how many lines have left its top
+    # (saved cursors keep absolute line numbers) and its saved cursor. The decoder works on one window at a
+    # time, in its own attributes; the main screen's window is put aside while the alternate screen is
+    # active, and the window under a status-line overlay while the overlay is drawn.
+
+    def _new_window(self) -> None:
+        self._lines = [""]
+        self._row = 0
+        self._col = 0
+        self._cells = 0
+        self._committed = 0
+        self._saved = None
+
+    def _pack_window(self) -> _Window:
+        return (self._lines, self._row, self._col, self._cells, self._committed, self._saved)
+
+    def _unpack_window(self, window: _Window) -> None:
+        self._lines, self._row, self._col, self._cells, self._committed, self._saved = window
+
+    def _start_overlay(self, col: int) -> None:
+        """SPEC 2.3 rev 2, the status-line overlay: while a cursor is saved, CUP/HVP/VPA draw on a detached
+        line (apt saves the cursor, jumps to the bottom row, draws its bar and restores). A further one
+        starts a new, empty overlay line."""
+        if self._overlay_origin is None:
+            self._overlay_origin = self._pack_window()
+        else:
+            self._stats["overlay_dropped"] += sum(map(_written, self._lines))
+        self._new_window()
+        self._col = self._forward_target(col)
+
+    def _end_overlay(self) -> None:
+        """Restore, save, a vertical move, ED 1-3, RIS or a screen switch ends the overlay: its line is
+        discarded and the cursor is back where the overlay began; the ending function then applies there."""
+        if self._overlay_origin is not None:
+            self._stats["overlay_dropped"] += sum(map(_written, self._lines))
+            self._unpack_window(self._overlay_origin)
+            self._overlay_origin = None
 
     def _cursor_line(self) -> list[str]:
         line = self._lines[self._row]
@@ -581,6 +661,8 @@ class TranscriptDecoder:
 
     def _newline(self) -> None:
         """LF (with onlcr): column 0 of the next line; a new line when on the last one."""
+        self._end_overlay()
+        self._last = ""
         self._col = 0
         if self._row == len(self._lines) - 1:
             self._lines.append("")
@@ -606,27 +688,61 @@ class TranscriptDecoder:
             self._commit_top(count, removed)
 
     def _commit_top(self, count: int, cells: int) -> None:
-        text = _join_lines(self._lines[:count]) + "\n"
+        if self._alt:  # lines pushed out of the alternate window's top are discarded, not committed
+            self._stats["alt_screen_dropped"] += sum(map(_written, self._lines[:count]))
+        else:
+            text = _join_lines(self._lines[:count]) + "\n"
+            self._out.append(apply_policy(text, self._unicode, self._stats))
         del self._lines[:count]
         self._row -= count
         self._cells -= cells
         self._committed += count
-        self._out.append(apply_policy(text, self._unicode, self._stats))
 
-    def _commit_window(self, final: bool) -> None:
-        """ED 2 / RIS (``final=False``) or the end of the stream: commit every line of the window. ED drops a
-        last line with no text and leaves the cursor on a new empty line; at the end the last line simply has
-        no newline after it, so plain text comes back unchanged."""
+    def _window_text(self, final: bool) -> str:
+        """The window's lines as committed text. ED drops a last line with no text and ends every line with
+        a newline; at the end of the stream the last line simply has no newline after it, so plain text comes
+        back unchanged."""
         texts = [line_text(line) for line in self._lines]
         if final:
-            text = "\n".join(texts)
+            return "\n".join(texts)
+        if not texts[-1]:
+            texts.pop()
+        return "".join(t + "\n" for t in texts)
+
+    def _commit_window(self, final: bool) -> None:
+        """ED 2 / RIS (``final=False``) or the end of the stream: commit every line of the window (on the
+        alternate screen, before its end, discard them) and leave the cursor on a new empty line."""
+        if self._alt and not final:
+            self._stats["alt_screen_dropped"] += sum(map(_written, self._lines))
+            text = ""
         else:
-            if not texts[-1]:
-                texts.pop()
-            text = "".join(t + "\n" for t in texts)
+            text = self._window_text(final)
         self._committed += len(self._lines)
         self._lines = [""]
         self._row = self._col = self._cells = 0
+        if text:
+            self._out.append(apply_policy(text, self._unicode, self._stats))
+
+    def _commit_at_end(self) -> None:
+        """final=True (SPEC 2.3 rev 2): the window is committed; a stream that ends on the alternate screen
+        commits the main window as ED does and then the alternate one (a program killed there leaves its
+        last screen and the shell's messages where a terminal shows them); an overlay line still being drawn
+        is committed as a line of its own after the window."""
+        overlay = ""
+        if self._overlay_origin is not None:
+            overlay = line_text(self._lines[0])
+            self._unpack_window(self._overlay_origin)
+            self._overlay_origin = None
+        if self._main_window is not None:
+            alternate = self._pack_window()
+            self._unpack_window(self._main_window)
+            self._main_window = None
+            self._alt = False
+            self._commit_window(final=False)
+            self._unpack_window(alternate)
+        text = self._window_text(final=True)
+        if overlay:
+            text += ("\n" if text and not text.endswith("\n") else "") + overlay
         if text:
             self._out.append(apply_policy(text, self._unicode, self._stats))
 
@@ -634,9 +750,6 @@ class TranscriptDecoder:
 
     def _print(self, text: str) -> None:
         """Printable text, possibly with LFs, at the cursor."""
-        if self._hidden:
-            self._stats["alt_screen_dropped"] += len(text) - text.count("\n")
-            return
         if "\n" not in text:
             self._write(text)
             return
@@ -644,7 +757,8 @@ class TranscriptDecoder:
         lines = self._lines
         row = self._row
         if (
-            row == len(lines) - 1
+            self._overlay_origin is None
+            and row == len(lines) - 1
             and self._col == len(lines[row])
             and self._col + len(pieces[0]) <= self._max_line_cells
             and max(map(len, pieces)) <= self._max_line_cells
@@ -661,9 +775,7 @@ class TranscriptDecoder:
             self._cells += len(text) - len(pieces) + 1
             self._row = len(lines) - 1
             self._col = len(pieces[-1])
-            last = text.rstrip("\n")
-            if last:
-                self._last = last[-1]
+            self._last = "" if text[-1] == "\n" else text[-1]
             self._enforce_limits()
             return
         for index, piece in enumerate(pieces):
@@ -706,8 +818,10 @@ class TranscriptDecoder:
         return min(target, max(self._col, len(self._lines[self._row]) + self._max_jump))
 
     def _tab(self) -> None:
+        # SPEC 2.3 rev 2: bounded by max_line_cells only (it moves at most 8 cells), never by max_jump, so
+        # that plain text with tabs comes back unchanged whatever the options.
         col = self._col
-        target = self._forward_target((col // 8 + 1) * 8)
+        target = min((col // 8 + 1) * 8, max(col, self._max_line_cells))
         if self._keep_tabs and target > col:
             line = self._cursor_line()
             if col >= len(line) or line[col:target].count(BLANK) == len(line[col:target]):
@@ -788,6 +902,7 @@ class TranscriptDecoder:
         self._cells += len(line) - size
 
     def _rep(self, params: list[int]) -> None:  # 8.3.103 REP: at most max(0, end + max_jump - column)
+        self._last = self._rep_char  # only a character printed right before this sequence (SPEC 2.3 rev 2)
         if self._last:
             room = len(self._lines[self._row]) + self._max_jump - self._col
             count = min(_param(params, 0, 1), room)
@@ -805,6 +920,7 @@ class TranscriptDecoder:
         self._col = max(self._col - _param(params, 0, 1), 0)
 
     def _cuu(self, params: list[int]) -> None:  # 8.3.22 CUU: clamped to the window, never scrolls
+        self._end_overlay()
         self._row = max(self._row - _param(params, 0, 1), 0)
 
     def _cpl(self, params: list[int]) -> None:  # 8.3.13 CPL
@@ -812,6 +928,7 @@ class TranscriptDecoder:
         self._col = 0
 
     def _cud(self, params: list[int]) -> None:  # 8.3.19 CUD: never creates lines
+        self._end_overlay()
         self._row = min(self._row + _param(params, 0, 1), len(self._lines) - 1)
 
     def _cnl(self, params: list[int]) -> None:  # 8.3.12 CNL
@@ -829,11 +946,17 @@ class TranscriptDecoder:
             self._row = len(self._lines) - 1
 
     def _cup(self, params: list[int]) -> None:  # 8.3.21 CUP, 8.3.63 HVP
+        if self._saved is not None or self._overlay_origin is not None:
+            self._start_overlay(_param(params, 1, 1) - 1)
+            return
         self._fresh_line()
         self._col = 0
         self._col = self._forward_target(_param(params, 1, 1) - 1)
 
-    def _vpa(self, params: list[int]) -> None:  # 8.3.158 VPA
+    def _vpa(self, params: list[int]) -> None:  # 8.3.158 VPA: keeps the column
+        if self._saved is not None or self._overlay_origin is not None:
+            self._start_overlay(self._col)
+            return
         self._fresh_line()
 
     def _ed(self, params: list[int]) -> None:  # 8.3.39 ED; history is never deleted
@@ -845,28 +968,52 @@ class TranscriptDecoder:
                 self._cells -= sum(map(len, below))
                 del self._lines[self._row + 1 :]
         elif _param(params, 0, 0) <= 3:
+            self._end_overlay()
             self._commit_window(final=False)
 
     def _scosc(self, params: list[int]) -> None:  # CSI s (SCOSC); with parameters it is DECSLRM
         if not params:
+            self._end_overlay()
             self._save_cursor()
 
     def _scorc(self, params: list[int]) -> None:  # CSI u (SCORC)
         if not params:
+            self._end_overlay()
             self._restore_cursor(self._saved)
 
     # ------------------------------------------------------------------ strip mode
 
     def _strip_print(self, text: str) -> None:
         """Strip mode: text passes through; a pending CR becomes a line break before it (SPEC 2.4)."""
-        if self._hidden:
-            self._stats["alt_screen_dropped"] += len(text) - text.count("\n")
-            return
+        sink = self._strip_sink()
         if self._pending_cr:
             self._pending_cr = False
             if text[0] != "\n":
-                self._strip_text.append("\n")
-        self._strip_text.append(text)
+                sink.append("\n")
+        sink.append(text)
+
+    def _strip_sink(self) -> list[str]:
+        """Where strip output goes: this call's output, or, on the alternate screen, the held text, which is
+        bounded to its last max_live_cells characters (SPEC 2.4)."""
+        if not self._alt:
+            return self._strip_text
+        held = self._alt_text
+        self._alt_chars += sum(map(len, held[self._alt_pieces :]))
+        self._alt_pieces = len(held)
+        if self._alt_chars > 2 * self._max_live_cells:
+            self._trim_alt_text(self._max_live_cells)
+        return self._alt_text
+
+    def _trim_alt_text(self, keep: int) -> None:
+        """Keep the last ``keep`` characters of the held alternate-screen text; count the rest as dropped."""
+        text = "".join(self._alt_text)
+        cut = max(len(text) - keep, 0)
+        if cut:
+            self._stats["alt_screen_dropped"] += cut - text.count("\n", 0, cut)
+        kept = text[cut:]
+        self._alt_text = [kept] if kept else []
+        self._alt_chars = len(kept)
+        self._alt_pieces = len(self._alt_text)
 
 
 _CSI_FUNCTIONS = {

@@ -24,8 +24,9 @@ STAT_KEYS = (
     "c1_dropped",  # decoded code points U+0080-U+009F
     "strings_abandoned",  # control strings given up at an LF after max_string_bytes
     "unterminated_at_final",  # final=True found a sequence or string still open
-    "alt_screen_dropped",  # characters printed on the alternate screen (alt_screen="drop")
+    "alt_screen_dropped",  # characters of the alternate screen discarded (alt_screen="drop")
     "cells_overwritten",  # written cells that were overwritten, erased, deleted or cut
+    "overlay_dropped",  # characters of status-line overlays (save, address, draw, restore) discarded
     "bidi_shown",  # bidi controls shown as <U+XXXX>
     "separators_shown",  # U+2028/U+2029 shown as <U+XXXX>
     "tags_removed",  # tag characters removed
