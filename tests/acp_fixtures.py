@@ -39,6 +39,15 @@ VALID_UPDATES = [
     {"sessionUpdate": "terminal_update", "terminalId": "t", "cwd": "\\\\server\\share\\dir"},
     {"sessionUpdate": "terminal_update", "terminalId": "t", "output": {"data": "", "_meta": None}},
     {"sessionUpdate": "terminal_output_chunk", "terminalId": "t", "data": "", "_meta": {"seq": 1}},
+    # schema 2.4.0
+    {"sessionUpdate": "terminal_update", "terminalId": "t", "exitStatus": {"exitCode": -1}},
+    {"sessionUpdate": "terminal_update", "terminalId": "t", "exitStatus": {"exitCode": -(2**63)}},
+    {"sessionUpdate": "terminal_update", "terminalId": "t", "exitStatus": {"exitCode": 2**63 - 1}},
+    {"sessionUpdate": "terminal_update", "terminalId": "t", "size": {"cols": 80, "rows": 24}},
+    {"sessionUpdate": "terminal_update", "terminalId": "t", "size": {"cols": 65535, "rows": 1, "_meta": None}},
+    {"sessionUpdate": "terminal_update", "terminalId": "t", "size": None, "capabilities": None},
+    {"sessionUpdate": "terminal_update", "terminalId": "t", "capabilities": {"cancel": {}}},
+    {"sessionUpdate": "terminal_update", "terminalId": "t", "capabilities": {"cancel": None, "_meta": {"k": 1}}},
 ]
 
 # (update, JSON pointer of the error)
@@ -54,8 +63,8 @@ INVALID_UPDATES = [
     ({"sessionUpdate": "terminal_update", "terminalId": "t", "output": {"data": "cGFzc2VkDQo"}}, "/output/data"),
     ({"sessionUpdate": "terminal_update", "terminalId": "t", "output": {"data": "c2Vj*ZXQ="}}, "/output/data"),
     ({"sessionUpdate": "terminal_update", "terminalId": "t", "output": {"data": "b2s=", "_meta": 3}}, "/output/_meta"),
-    ({"sessionUpdate": "terminal_update", "terminalId": "t", "exitStatus": {"exitCode": -1}}, "/exitStatus/exitCode"),
-    ({"sessionUpdate": "terminal_update", "terminalId": "t", "exitStatus": {"exitCode": 4294967296}}, "/exitStatus/exitCode"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "exitStatus": {"exitCode": 2**63}}, "/exitStatus/exitCode"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "exitStatus": {"exitCode": -(2**63) - 1}}, "/exitStatus/exitCode"),
     ({"sessionUpdate": "terminal_update", "terminalId": "t", "exitStatus": {"exitCode": True}}, "/exitStatus/exitCode"),
     ({"sessionUpdate": "terminal_update", "terminalId": "t", "exitStatus": {"exitCode": 1.5}}, "/exitStatus/exitCode"),
     ({"sessionUpdate": "terminal_update", "terminalId": "t", "exitStatus": {"signal": 9}}, "/exitStatus/signal"),
@@ -65,7 +74,27 @@ INVALID_UPDATES = [
     ({"sessionUpdate": "terminal_output_chunk", "terminalId": "t", "data": 5}, "/data"),
     ({"sessionUpdate": "terminal_output_chunk", "terminalId": "t", "data": "b2s"}, "/data"),
     ({"sessionUpdate": "terminal_output_chunk", "data": "b2s="}, "/terminalId"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "size": {"cols": 80}}, "/size/rows"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "size": {"cols": 0, "rows": 24}}, "/size/cols"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "size": {"cols": 80, "rows": 65536}}, "/size/rows"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "size": {"cols": True, "rows": 24}}, "/size/cols"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "size": "80x24"}, "/size"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "capabilities": []}, "/capabilities"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "capabilities": {"cancel": True}}, "/capabilities/cancel"),
 ]
+
+# Strings the store keeps must be valid Unicode without NUL (SPEC 3.1 rev 2); JSON Schema cannot say so.
+INVALID_TEXT_UPDATES = [
+    ({"sessionUpdate": "terminal_update", "terminalId": "t\x00"}, "/terminalId"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "\ud800"}, "/terminalId"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "command": "ls\x00"}, "/command"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "cwd": "/a\udc00"}, "/cwd"),
+    ({"sessionUpdate": "terminal_update", "terminalId": "t", "exitStatus": {"signal": "SIG\ud800"}},
+     "/exitStatus/signal"),
+]
+
+#: Pointers of required fields: malformed, they reject the update even in the tolerant (default) mode.
+REQUIRED_POINTERS = ("/terminalId", "/data")
 
 # A realistic session: a tool call shows a terminal; the command prints colored output in chunks that
 # split a UTF-8 code point and an escape sequence, runs a progress bar, and exits.

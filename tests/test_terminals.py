@@ -15,7 +15,9 @@ from acp_transcript import (
     terminal_update,
 )
 from acp_fixtures import (
+    INVALID_TEXT_UPDATES,
     INVALID_UPDATES,
+    REQUIRED_POINTERS,
     RFD_CHUNK,
     RFD_CONTENT,
     RFD_SUBJECT,
@@ -39,7 +41,8 @@ def store(impl, monkeypatch):
 
 def snapshot(store: TerminalStore) -> list[tuple]:
     return [
-        (t.terminal_id, t.command, t.cwd, t.exit_status, t.meta, t.output, t.transcript, tuple(t.tool_call_ids))
+        (t.terminal_id, t.command, t.cwd, t.exit_status, t.meta, t.output, t.transcript, tuple(t.tool_call_ids),
+         t.size, t.capabilities)
         for t in (store[i] for i in store)
     ]
 
@@ -170,8 +173,13 @@ def test_valid_updates_apply(store, update):
     assert len(store.apply(update)) == 1
 
 
-@pytest.mark.parametrize(("update", "pointer"), INVALID_UPDATES)
-def test_invalid_update_is_rejected_and_changes_nothing(store, update, pointer):
+@pytest.mark.parametrize(("update", "pointer"), INVALID_UPDATES + INVALID_TEXT_UPDATES)
+def test_invalid_update_is_rejected_and_changes_nothing(impl, monkeypatch, update, pointer):
+    """strict=True (revision 1, what agents' test suites want): any malformed field rejects the whole update."""
+    from acp_transcript import terminals
+
+    monkeypatch.setattr(terminals, "TranscriptDecoder", impl.TranscriptDecoder)
+    store = TerminalStore(strict=True)
     store.apply(terminal_update("t", command="keep", output=b"kept\n"))
     before = snapshot(store)
     with pytest.raises(ProtocolError) as info:
@@ -182,6 +190,31 @@ def test_invalid_update_is_rejected_and_changes_nothing(store, update, pointer):
         store.apply(as_notification(update))
     assert info.value.pointer == "/params/update" + pointer
     assert snapshot(store) == before
+
+
+@pytest.mark.parametrize(("update", "pointer"), INVALID_UPDATES + INVALID_TEXT_UPDATES)
+def test_malformed_optional_field_defaults_to_omitted_with_a_warning(store, update, pointer):
+    """Schema 2.4.0 x-deserialize-default-on-error: a malformed optional field is left out, reported as a
+    ProtocolWarning with its pointer, and the rest of the update applies. Required fields still raise."""
+    store.apply(terminal_update("t", command="keep", output=b"kept\n"))
+    before = snapshot(store)
+    if pointer in REQUIRED_POINTERS:
+        with pytest.raises(ProtocolError) as info:
+            store.apply(update)
+        assert info.value.pointer == pointer
+        assert snapshot(store) == before and store.warnings == []
+        return
+    extra = {"_meta": {"applied": True}} if pointer != "/_meta" else {"command": "applied"}
+    assert store.apply({**update, **extra}) == [store["t"]]
+    assert [w.pointer for w in store.warnings] == [pointer]
+    assert "(ignored)" in str(store.warnings[0])
+    terminal = store["t"]
+    if pointer == "/_meta":
+        assert terminal.command == "applied"
+    else:
+        assert terminal.meta == {"applied": True}
+        kept = "ok" if pointer == "/output/_meta" else "kept\n"  # only the snapshot's own _meta was bad
+        assert terminal.command == "keep" and terminal.transcript == kept
 
 
 def test_errors_never_echo_payload(store):
@@ -218,7 +251,11 @@ def test_every_input_form_gives_the_same_state(impl, monkeypatch):
     assert terminal.tool_call_ids == ["call_1"]
 
 
-def test_batch_applies_valid_entries_and_reports_invalid_ones(store):
+def test_batch_applies_valid_entries_and_reports_invalid_ones(impl, monkeypatch):
+    from acp_transcript import terminals
+
+    monkeypatch.setattr(terminals, "TranscriptDecoder", impl.TranscriptDecoder)
+    store = TerminalStore(strict=True)
     batch = [
         as_notification(terminal_update("a", command="one")),
         as_notification({"sessionUpdate": "terminal_update", "terminalId": "b", "cwd": "rel"}),
@@ -229,6 +266,13 @@ def test_batch_applies_valid_entries_and_reports_invalid_ones(store):
         store.apply(batch)
     assert [e.pointer for e in info.value.errors] == ["/1/params/update/cwd", "/3/params/update/data"]
     assert list(store) == ["a", "c"]
+    assert [t.terminal_id for t in info.value.changed] == ["a", "c"]
+    tolerant = TerminalStore()  # the bad cwd is left out with a warning; the bad chunk data is required
+    with pytest.raises(ProtocolError) as info:
+        tolerant.apply(batch)
+    assert [e.pointer for e in info.value.errors] == ["/3/params/update/data"]
+    assert list(tolerant) == ["a", "b", "c"] and tolerant["b"].cwd is None
+    assert [w.pointer for w in tolerant.warnings] == ["/1/params/update/cwd"]
 
 
 def test_check_batch():
@@ -243,8 +287,13 @@ def test_check_batch():
         terminal_update("u", command="c"),  # disjoint fields
         terminal_update("t", output=b"snap"),  # a snapshot against the chunks
     ]
-    assert check_batch(batch) == [(0, 2), (0, 6), (2, 6), (3, 4)]
+    assert check_batch(batch) == [("t", (0, 2, 6)), ("u", (3, 4))]
     assert check_batch([terminal_update("t", cwd="/a"), terminal_update("t", cwd="/a")]) == []
+
+
+def test_check_batch_answer_is_linear_in_the_batch():
+    batch = [terminal_output_chunk("t", b"x")] * 6000  # 18 million conflicting pairs
+    assert check_batch(batch) == [("t", tuple(range(6000)))]
 
 
 def test_max_output_bytes_drops_from_the_head(impl, monkeypatch):

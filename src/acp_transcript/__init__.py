@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from ._decoder import IMPLEMENTATION, TranscriptDecoder, sanitize
 from .conversion import V2ToV1Bridge, reject_terminal_surfaces
+from .display import safe_line
 from .errors import Base64Error, ConversionError, ProtocolError
 from .terminals import (
     UNSET,
     CommandPermissionSubject,
     ExitStatus,
+    ProtocolWarning,
     Terminal,
+    TerminalCapabilities,
+    TerminalSize,
     TerminalStore,
+    cancel_terminal_request,
     check_batch,
     session_notification,
     terminal_output_chunk,
@@ -33,13 +38,18 @@ __all__ = [
     "ConversionError",
     "ExitStatus",
     "ProtocolError",
+    "ProtocolWarning",
     "Terminal",
+    "TerminalCapabilities",
+    "TerminalSize",
     "TerminalStore",
     "TranscriptDecoder",
     "V2ToV1Bridge",
     "__version__",
+    "cancel_terminal_request",
     "check_batch",
     "reject_terminal_surfaces",
+    "safe_line",
     "sanitize",
     "session_notification",
     "terminal_output_chunk",

@@ -24,7 +24,7 @@ from . import __version__
 from ._decoder import IMPLEMENTATION, TranscriptDecoder
 from ._options import ALT_SCREEN, MODES, TABS, UNICODE
 from .errors import ProtocolError
-from .terminals import Terminal, TerminalStore, _find_update
+from .terminals import Terminal, TerminalStore, find_update
 
 BLOCK = 1 << 16
 EXIT_OK, EXIT_INPUT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -276,7 +276,7 @@ class Replay:
                 errors += [e.prefixed(f"/{index}") for e in self.apply(entry)]
             return errors
         try:
-            update, _ = _find_update(message, "")
+            update, _ = find_update(message, "")
         except ProtocolError as exc:
             return [exc]
         if update is None:

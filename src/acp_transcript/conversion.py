@@ -17,7 +17,7 @@ from typing import Any
 
 from ._validate import as_json
 from .errors import ConversionError
-from .terminals import TOOL_CALL_KINDS, TerminalStore, _find_update
+from .terminals import TOOL_CALL_KINDS, TerminalStore, find_update
 
 __all__ = ["V2ToV1Bridge", "reject_terminal_surfaces"]
 
@@ -88,7 +88,7 @@ class V2ToV1Bridge:
         return out
 
     def _apply_one(self, obj: Any) -> list[dict[str, Any]]:
-        update, _ = _find_update(obj, "")
+        update, _ = find_update(obj, "")
         if update is None:
             return []
         session_id = self._session_id(obj)

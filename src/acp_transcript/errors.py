@@ -2,11 +2,21 @@
 
 Every error names *where* the input went wrong (a byte offset or a JSON pointer) and never echoes payload
 data: terminal output can be private, and error messages end up in logs.
+
+One rule for every message: ``str(error)`` is ``"<where>: <what>"``, where ``<where>`` is the RFC 6901 JSON
+pointer (``/update/cwd``), or ``(root)`` for the empty pointer ``""`` (the object itself), or ``offset N``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["Base64Error", "ConversionError", "ProtocolError"]
+
+
+def where(pointer: str) -> str:
+    """How a message names a JSON pointer: the pointer itself, or ``(root)`` for ``""``."""
+    return pointer or "(root)"
 
 
 class Base64Error(ValueError):
@@ -27,10 +37,12 @@ class ProtocolError(ValueError):
     """
 
     def __init__(self, message: str, pointer: str = "", errors: list[ProtocolError] | None = None) -> None:
-        super().__init__(f"{pointer or '/'}: {message}" if not errors else message)
+        super().__init__(f"{where(pointer)}: {message}" if not errors else message)
         self.message = message
         self.pointer = pointer
         self.errors: list[ProtocolError] = list(errors or [])
+        #: For a batch: the terminals that its valid entries created or changed (they were applied).
+        self.changed: list[Any] = []
 
     def prefixed(self, prefix: str) -> ProtocolError:
         """The same error with ``prefix`` (a JSON pointer) in front of its pointer."""
@@ -41,6 +53,6 @@ class ConversionError(ValueError):
     """A stateless v1/v2 conversion met a terminal surface it must not map by shape (RFD: Compatibility)."""
 
     def __init__(self, message: str, pointer: str) -> None:
-        super().__init__(f"{pointer or '/'}: {message}")
+        super().__init__(f"{where(pointer)}: {message}")
         self.message = message
         self.pointer = pointer

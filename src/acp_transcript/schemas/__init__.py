@@ -1,4 +1,4 @@
-"""The JSON Schemas (2020-12) of the ACP v2 terminal additions, shipped with the package."""
+"""The JSON Schemas (2020-12) of the ACP v2 display-terminal surface (schema 2.4.0), shipped with the package."""
 
 from __future__ import annotations
 
@@ -13,9 +13,12 @@ DEFINITIONS = (
     "TerminalToolCallContent",
     "TerminalOutput",
     "TerminalExitStatus",
+    "TerminalSize",
+    "TerminalCapabilities",
     "TerminalUpdate",
     "TerminalOutputChunk",
     "CommandPermissionSubject",
+    "CancelTerminalRequest",
 )
 
 
