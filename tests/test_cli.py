@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -12,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from acp_fixtures import SESSION_TRANSCRIPT, as_notification, session_updates
-from acp_transcript import terminal_output_chunk, terminal_update
+from acp_transcript import ExitStatus, terminal_output_chunk, terminal_update
+from acp_transcript._options import STAT_KEYS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "session.jsonl"
@@ -86,10 +88,28 @@ def test_sanitize_streams_lines_before_eof():
     assert rest == b"third\n"
 
 
-def test_sanitize_missing_file_is_one_line():
-    result = run("sanitize", "/no/such/file")
-    assert result.returncode == 2
+def test_sanitize_missing_file_is_one_line_and_the_rest_still_runs(tmp_path):
+    """SPEC 5 rev 2: like cat, a file that cannot be read is reported and the others are still written."""
+    (tmp_path / "a").write_bytes(b"one")
+    (tmp_path / "b").write_bytes(b"\x1b[1mtwo\n")
+    result = run("sanitize", str(tmp_path / "a"), "/no/such/file", str(tmp_path / "b"))
+    assert result.returncode == 1
     assert result.stderr.decode().count("\n") == 1 and b"Traceback" not in result.stderr
+    assert result.stdout == b"onetwo\n"  # each file is its own stream: "one" ended with its file
+
+
+def test_sanitize_each_file_is_its_own_stream(tmp_path):
+    (tmp_path / "a").write_bytes(b"\x1b]0;never terminated")
+    (tmp_path / "b").write_bytes(b"seen\n")
+    assert run("sanitize", str(tmp_path / "a"), str(tmp_path / "b")).stdout == b"seen\n"
+
+
+def test_every_flag_has_help_with_its_default():
+    text = run("sanitize", "--help").stdout.decode()
+    for flag in ("--mode", "--tabs", "--alt-screen", "--unicode", "--max-line-cells", "--max-live-cells",
+                 "--max-jump", "--max-string-bytes"):
+        assert flag in text
+    assert text.count("(default:") >= 9
 
 
 @pytest.mark.parametrize("args", [["sanitize", "--mode", "fancy"], ["sanitize", "--live-lines", "0"], [], ["frobnicate"]])
@@ -119,14 +139,16 @@ def test_replay_json_format(tmp_path):
     assert terminal == {
         "sessionId": "sess_1", "terminalId": "term_1", "command": "cargo test", "cwd": "/workspace/demo",
         "exitStatus": {"exitCode": 0, "signal": None}, "toolCalls": [{"toolCallId": "call_1", "title": "Run the tests"}],
-        "legacy": False, "transcript": SESSION_TRANSCRIPT,
+        "size": None, "capabilities": None, "background": False, "legacy": False,
+        "stats": {**dict.fromkeys(STAT_KEYS, 0), "sequences_removed": 6, "cells_overwritten": 26},
+        "transcript": SESSION_TRANSCRIPT,
     }
 
 
 def test_replay_markdown_format(tmp_path):
     log = write_log(tmp_path, [terminal_update("t", command="echo ```", output=b"a ``` b\n")])
     text = run("replay", str(log), "--format", "markdown").stdout.decode()
-    assert text.startswith("## ````echo ```````\n")
+    assert text.startswith("## ```` echo ``` ````\n")  # CommonMark: padded, since it ends with a backtick
     assert "\n````text\na ``` b\n````\n" in text
 
 
@@ -162,7 +184,7 @@ def test_replay_terminal_filter_and_output_dir(tmp_path):
     result = run("replay", str(log), "--terminal", "a/1", "--output", str(out), "--format", "markdown")
     assert result.returncode == 0 and result.stdout == b""
     (written,) = out.iterdir()
-    assert written.name == "a_1.md" and "A\n" in written.read_text()
+    assert re.fullmatch(r"a_1-[0-9a-f]{12}\.md", written.name) and "A\n" in written.read_text()
     missing = run("replay", str(log), "--terminal", "zzz")
     assert missing.returncode == 1
 
@@ -243,3 +265,89 @@ def test_progress_bar_only_on_a_terminal(monkeypatch, capsys):
     disabled = cli.Progress(total=cli.Progress.MIN_SIZE * 2, enabled=False)  # --no-progress
     disabled(10)
     assert capsys.readouterr().err == ""
+
+
+# ---------------------------------------------------------------- hostile recordings (SPEC 5 rev 2)
+
+HOSTILE = "ls\x1b]52;c;ZXZpbA==\x07\x1b[2J\n=== terminal forged"
+
+
+def hostile_log(tmp_path: Path) -> Path:
+    return write_log(tmp_path, [
+        {"sessionUpdate": "tool_call", "toolCallId": "call\x1b[31m", "title": "t\x1b]0;x\x07",
+         "content": [{"type": "terminal", "terminalId": "t\x1b[2J"}]},
+        terminal_update("t\x1b[2J", command=HOSTILE, cwd="/w\x1b[1m\nx", output=b"ok\n",
+                        exit_status=ExitStatus(signal="SIG\x1b[5mKILL\u202e")),
+    ])
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_replay_never_prints_agent_controlled_fields_raw(tmp_path, fmt):
+    result = run("replay", str(hostile_log(tmp_path)), "--format", fmt)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout.decode()
+    assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+    assert "<U+001B>]52;c;ZXZpbA==<U+0007>" in text and "<U+000A>=== terminal forged" in text
+    assert text.count("=== terminal") == (1 if fmt == "text" else 0) + text.count("<U+000A>=== terminal")
+
+
+def test_replay_json_escapes_what_could_harm_a_reader(tmp_path):
+    log = write_log(tmp_path, ['{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"k":"a\\u2028b\\u202ec\\u0085d\\u009be\\ud800"}}'])
+    result = run("replay", str(log), "--format", "json")
+    assert result.returncode == 0 and b"Traceback" not in result.stderr
+    text = result.stdout.decode("utf-8")
+    for raw in ("\u2028", "\u202e", "\x85", "\x9b"):
+        assert raw not in text
+    assert json.loads(text)[0]["transcript"] == ""
+
+
+def test_replay_line_that_is_not_utf8_is_a_bad_line(tmp_path):
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"a":"\xff"}\n' + json.dumps(terminal_update("t", output=b"ok\n")).encode() + b"\n\xe2\x82")
+    result = run("replay", str(path))
+    assert result.returncode == 1 and b"Traceback" not in result.stderr
+    assert result.stderr.decode().splitlines() == [f"{path}:1: not UTF-8 (byte 6)", f"{path}:3: not UTF-8 (byte 0)"]
+    assert "ok" in result.stdout.decode()
+
+
+def test_replay_output_names_are_unique_bounded_and_stay_inside(tmp_path):
+    ids = ["a/b", "a_b", "../../etc/passwd", "x" * 300, "..", ""]
+    log = write_log(tmp_path, [terminal_update(i or "empty", output=i.encode() + b"\n") for i in ids])
+    out = tmp_path / "out"
+    result = run("replay", str(log), "--output", str(out))
+    assert result.returncode == 0, result.stderr
+    names = sorted(p.name for p in out.iterdir())
+    assert len(names) == len(ids) and all(len(n) < 120 for n in names)
+    assert not (tmp_path / "etc").exists() and all(p.parent == out for p in out.iterdir())
+
+
+def test_replay_output_write_errors_are_reported_not_raised(tmp_path):
+    if os.geteuid() == 0:  # root writes into read-only directories: make the target a file instead
+        log = write_log(tmp_path, [terminal_update("t", output=b"x\n"), terminal_update("u", output=b"y\n")])
+        out = tmp_path / "out"
+        out.mkdir()
+        (out / "t.txt").mkdir()  # the rename onto it fails
+        result = run("replay", str(log), "--output", str(out))
+    else:
+        out = tmp_path / "ro"
+        out.mkdir()
+        out.chmod(0o500)
+        log = write_log(tmp_path, [terminal_update("t", output=b"x\n"), terminal_update("u", output=b"y\n")])
+        result = run("replay", str(log), "--output", str(out))
+    assert result.returncode == 1 and b"Traceback" not in result.stderr
+    assert result.stderr.decode().count("\n") >= 1
+    if os.geteuid() == 0:
+        assert (out / "u.txt").read_text().endswith("y\n")  # later terminals are still written
+
+
+def test_replay_lone_surrogate_anywhere_never_crashes(tmp_path):
+    log = write_log(tmp_path, [
+        '{"sessionUpdate":"tool_call","toolCallId":"c","title":"\\ud800","content":[{"type":"terminal","terminalId":"t"}]}',
+        '{"sessionUpdate":"terminal_update","terminalId":"t","command":"\\udc00","_meta":{"\\ud800":"\\udfff"}}',
+    ])
+    for fmt in ("text", "markdown", "json"):
+        result = run("replay", str(log), "--format", fmt)
+        assert b"Traceback" not in result.stderr, result.stderr
+        result.stdout.decode("utf-8")
+    result = run("replay", str(log), "--output", str(tmp_path / "o"))
+    assert b"Traceback" not in result.stderr

@@ -11,6 +11,7 @@ from acp_transcript import (
     TerminalStore,
     V2ToV1Bridge,
     reject_terminal_surfaces,
+    session_notification,
     terminal_output_chunk,
 )
 from legacy_fixtures import LEGACY_RECORDING, SESSION_TRANSCRIPT, V2_RECORDING
@@ -156,3 +157,43 @@ def test_legacy_capability_flag_is_not_output():
     store = TerminalStore()
     assert store.apply({"sessionUpdate": "tool_call_update", "toolCallId": "c",
                         "_meta": {"terminal_output_delta": True}}) == []
+
+
+def test_bridge_keeps_sessions_apart():
+    """SPEC 4 rev 2: two sessions that both use term_1 / call_1 never see each other's output."""
+    bridge = V2ToV1Bridge()
+    for session, text in (("A", b"secret of A\n"), ("B", b"output of B\n")):
+        bridge.apply(session_notification(session, {
+            "sessionUpdate": "tool_call", "toolCallId": "call_1", "title": "run",
+            "content": [{"type": "terminal", "terminalId": "term_1"}]}))
+        out = bridge.apply(session_notification(session, terminal_output_chunk("term_1", text)))
+        assert [p["sessionId"] for p in out] == [session]
+        assert text_of(out[0]) == [text.decode()]
+    assert bridge.store("A")["term_1"].transcript == "secret of A\n"
+
+
+def test_bridge_emits_only_when_the_text_changes():
+    bridge = V2ToV1Bridge()
+    bridge.apply({"sessionUpdate": "tool_call", "toolCallId": "c", "title": "t",
+                  "content": [{"type": "terminal", "terminalId": "t"}]})
+    assert len(bridge.apply(terminal_output_chunk("t", b"line\n"))) == 1
+    assert bridge.apply(terminal_output_chunk("t", b"")) == []  # nothing new to show
+    assert bridge.apply(terminal_output_chunk("t", b"\x1b[31m")) == []  # an SGR changes no text
+
+
+def test_bridge_bounds_each_update_to_a_tail():
+    bridge = V2ToV1Bridge(max_text_chars=20)
+    bridge.apply({"sessionUpdate": "tool_call", "toolCallId": "c", "title": "t",
+                  "content": [{"type": "terminal", "terminalId": "t"}]})
+    total = 0
+    for n in range(2000):
+        for params in bridge.apply(terminal_output_chunk("t", b"line %04d\n" % n)):
+            text = text_of(params)[0]
+            total += len(text)
+    assert text == "[1998 earlier lines not shown]\nline 1998\nline 1999\n"
+    assert total < 2000 * 60  # linear in the output, not quadratic
+
+
+def test_bridge_rejects_a_bad_bound():
+    with pytest.raises(ValueError):
+        V2ToV1Bridge(max_text_chars=0)

@@ -151,3 +151,17 @@ def test_defaults_agree_with_the_shared_option_parser(impl):
     if impl.__name__.endswith("_py"):
         signature = inspect.signature(impl.TranscriptDecoder)
         assert {k: p.default for k, p in signature.parameters.items()} == parse_options()._asdict()
+
+
+def test_defaults_live_in_one_place(impl):
+    from acp_transcript._options import DEFAULTS, parse_options
+
+    assert parse_options() == DEFAULTS
+    assert impl.TranscriptDecoder().options == DEFAULTS._asdict()
+
+
+def test_store_rejects_unknown_options_by_name():
+    from acp_transcript import TerminalStore
+
+    with pytest.raises(TypeError, match="TerminalStore\\(\\) got an unexpected keyword argument 'foo'"):
+        TerminalStore(foo=1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["MODES", "TABS", "ALT_SCREEN", "UNICODE", "STAT_KEYS", "Options", "parse_options", "new_stats"]
+__all__ = ["MODES", "TABS", "ALT_SCREEN", "UNICODE", "STAT_KEYS", "DEFAULTS", "Options", "parse_options", "new_stats"]
 
 MODES = ("render", "strip")
 TABS = ("keep", "expand")
@@ -48,6 +48,20 @@ class Options(NamedTuple):
     max_live_cells: int
     max_jump: int
     max_string_bytes: int
+
+
+#: The defaults, in one place: the decoders' signatures, the CLI's flags and the README read them from here.
+DEFAULTS = Options(
+    mode="render",
+    tabs="keep",
+    alt_screen="drop",
+    unicode="standard",
+    live_lines=200,
+    max_line_cells=65536,
+    max_live_cells=1 << 20,
+    max_jump=1024,
+    max_string_bytes=65536,
+)
 
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:

@@ -10,21 +10,24 @@ Exit codes: 0 success, 1 the input had errors (reported on stderr as ``LOG:LINE:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
 from . import __version__
 from ._decoder import IMPLEMENTATION, TranscriptDecoder
-from ._options import ALT_SCREEN, MODES, TABS, UNICODE
-from .errors import ProtocolError
-from .terminals import Terminal, TerminalStore, find_update
+from ._legacy import LEGACY_OUTPUT
+from ._options import ALT_SCREEN, DEFAULTS, MODES, TABS, UNICODE
+from .display import safe_line
+from .replay import Replay, Session
+from .terminals import Terminal
 
 BLOCK = 1 << 16
 EXIT_OK, EXIT_INPUT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -34,38 +37,41 @@ class UsageError(Exception):
     """Something the user asked for cannot be done (exit code 2)."""
 
 
-class StopReplay(Exception):
-    """--strict: the first bad line ends the replay."""
-
-
 # ---------------------------------------------------------------------- arguments
 
+_HELP = {
+    "mode": "render (a terminal's view: progress bars collapse) or strip (every frame, nothing hidden)",
+    "tabs": "keep a tab over blank cells as \\t, or expand it to spaces",
+    "alt_screen": "drop full-screen programs' alternate screen (shown if the stream ends on it), or keep it",
+    "unicode": "how characters that hide or reorder text are shown (see the README)",
+    "live_lines": "lines that may still change before they are committed",
+    "max_line_cells": "longest line; longer text continues on a new line",
+    "max_live_cells": "cells the live window may hold",
+    "max_jump": "furthest a cursor move may go past a line's end",
+    "max_string_bytes": "an unterminated OSC/DCS string longer than this is given up at the next LF",
+}
 
-def _decoder_arguments(parser: argparse.ArgumentParser) -> None:
+
+def _decoder_arguments(parser: argparse.ArgumentParser, live_lines_help: str) -> None:
     group = parser.add_argument_group("transcript options (see the README for what each does)")
-    group.add_argument("--mode", choices=MODES, default="render", help="render (a terminal's view) or strip")
-    group.add_argument("--tabs", choices=TABS, default="keep")
-    group.add_argument("--alt-screen", choices=ALT_SCREEN, default="drop")
-    group.add_argument("--unicode", choices=UNICODE, default="standard")
-    group.add_argument("--live-lines", type=int, metavar="N")
-    group.add_argument("--max-line-cells", type=int, default=65536, metavar="N")
-    group.add_argument("--max-live-cells", type=int, default=1 << 20, metavar="N")
-    group.add_argument("--max-jump", type=int, default=1024, metavar="N")
-    group.add_argument("--max-string-bytes", type=int, default=65536, metavar="N")
+    choices = {"mode": MODES, "tabs": TABS, "alt_screen": ALT_SCREEN, "unicode": UNICODE}
+    for name, default in DEFAULTS._asdict().items():
+        flag = "--" + name.replace("_", "-")
+        if name in choices:
+            group.add_argument(flag, choices=choices[name], default=default,
+                               help=f"{_HELP[name]} (default: {default})")
+        elif name == "live_lines":
+            group.add_argument(flag, type=int, metavar="N", help=f"{_HELP[name]} ({live_lines_help})")
+        else:
+            group.add_argument(flag, type=int, default=default, metavar="N",
+                               help=f"{_HELP[name]} (default: {default})")
 
 
-def decoder_options(args: argparse.Namespace, live_lines: int = 200) -> dict[str, Any]:
-    return {
-        "mode": args.mode,
-        "tabs": args.tabs,
-        "alt_screen": args.alt_screen,
-        "unicode": args.unicode,
-        "live_lines": args.live_lines if args.live_lines is not None else live_lines,
-        "max_line_cells": args.max_line_cells,
-        "max_live_cells": args.max_live_cells,
-        "max_jump": args.max_jump,
-        "max_string_bytes": args.max_string_bytes,
-    }
+def decoder_options(args: argparse.Namespace, live_lines: int = DEFAULTS.live_lines) -> dict[str, Any]:
+    options = {name: getattr(args, name) for name in DEFAULTS._fields}
+    if options["live_lines"] is None:
+        options["live_lines"] = live_lines
+    return options
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,28 +86,34 @@ def build_parser() -> argparse.ArgumentParser:
         "sanitize",
         help="terminal output bytes to a transcript",
         description="Read terminal output bytes (stdin when no FILE, or '-') and write the transcript to stdout, "
-        "streaming in constant memory. Reading a pipe or terminal, each line is written as soon as the next one "
-        "begins (--live-lines 1) so that `tail -f LOG | acp-transcript sanitize` follows along; files keep a "
-        "200-line live window, so cursor-up redraws (multi-line progress bars) collapse.",
+        "streaming in constant memory. Each FILE is a stream of its own; one that cannot be read is reported and "
+        "the rest are still processed (exit 1). Reading a pipe or terminal, each line is written as soon as the "
+        "next one begins (--live-lines 1) so that `tail -f LOG | acp-transcript sanitize` follows along; files "
+        "keep a 200-line live window, so cursor-up redraws (multi-line progress bars) collapse.",
     )
-    sanitize.add_argument("files", nargs="*", metavar="FILE")
-    _decoder_arguments(sanitize)
+    sanitize.add_argument("files", nargs="*", metavar="FILE", help="files to read (default: stdin)")
+    _decoder_arguments(sanitize, "default: 200 for files, 1 for pipes and terminals")
 
     replay = commands.add_parser(
         "replay",
         help="an ACP session recording to one transcript per terminal",
         description="Replay an ACP session recording (NDJSON of JSON-RPC messages and batches, or Zed's exported "
-        "JSON array) and write one transcript per terminal, with its command, cwd, exit status and tool call.",
+        "JSON array) and write one transcript per terminal, with its command, cwd, exit status and tool call. "
+        "Agent-controlled fields are shown safely on one line (escapes and newlines as <U+XXXX>).",
     )
     replay.add_argument("log", metavar="LOG", help="the recording ('-' for stdin)")
-    replay.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    replay.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                        help="output format (default: text)")
     replay.add_argument("--terminal", metavar="ID", action="append", help="only this terminal (repeatable)")
     replay.add_argument("--session", metavar="ID", action="append", help="only this session (repeatable)")
-    replay.add_argument("--output", metavar="DIR", help="write one file per terminal into DIR")
-    replay.add_argument("--strict", action="store_true", help="stop at the first bad line")
+    replay.add_argument("--output", metavar="DIR", help="write one file per terminal into DIR (default: stdout)")
+    replay.add_argument("--strict", action="store_true", help="stop at the first bad line (default: skip it)")
     replay.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     replay.add_argument("--no-legacy-meta", action="store_true", help="ignore pre-v2 _meta terminal extensions")
-    _decoder_arguments(replay)
+    replay.add_argument("--legacy-output", choices=LEGACY_OUTPUT, default="append",
+                        help="what a pre-v2 terminal_output means when the recording does not name its agent "
+                        "(default: append)")
+    _decoder_arguments(replay, f"default: {DEFAULTS.live_lines}")
     return parser
 
 
@@ -118,13 +130,21 @@ def _open_input(name: str) -> IO[bytes]:
     try:
         return open(name, "rb")  # noqa: SIM115 (closed by the caller)
     except OSError as exc:
-        raise UsageError(f"{name}: {exc.strerror or exc}") from None
+        raise UsageError(f"{safe_line(name)}: {exc.strerror or exc}") from None
 
 
 def run_sanitize(args: argparse.Namespace, stdout: IO[bytes]) -> int:
-    names = args.files or ["-"]
-    for name in names:
-        source = _open_input(name)
+    """Each file is its own stream (its unfinished last line ends with it); like cat, a file that cannot be
+    read is reported and the others are still written (exit 1)."""
+    status = EXIT_OK
+    for name in args.files or ["-"]:
+        try:
+            source = _open_input(name)
+        except UsageError as exc:
+            stdout.flush()
+            sys.stderr.write(f"acp-transcript: {exc}\n")
+            status = EXIT_INPUT_ERRORS
+            continue
         try:
             streaming = _is_stream(source.fileno())
             decoder = TranscriptDecoder(**decoder_options(args, live_lines=1 if streaming else 200))
@@ -140,162 +160,19 @@ def run_sanitize(args: argparse.Namespace, stdout: IO[bytes]) -> int:
                         stdout.flush()
             stdout.write(decoder.decode(b"", final=True).encode("utf-8"))
             stdout.flush()
+        except OSError as exc:  # a read error (EIO, a directory given as FILE): said, then the next file
+            sys.stderr.write(f"acp-transcript: {safe_line(name)}: {exc.strerror or exc}\n")
+            status = EXIT_INPUT_ERRORS
         finally:
             if source is not sys.stdin.buffer:
                 source.close()
-    return EXIT_OK
-
-
-# ---------------------------------------------------------------------- replay: reading logs
-
-
-@dataclass
-class LogEntry:
-    line: int
-    message: Any
-
-
-@dataclass
-class LogReader:
-    """Messages of a recording with their line numbers; bad lines are collected as errors."""
-
-    name: str
-    errors: list[str] = field(default_factory=list)
-    strict: bool = False
-
-    def error(self, line: int, message: str) -> None:
-        self.errors.append(f"{self.name}:{line}: {message}")
-        if self.strict:
-            raise StopReplay
-
-    def read(self, source: IO[bytes], progress: Any) -> Iterator[LogEntry]:
-        first = source.readline()
-        progress(len(first))
-        stripped = first.strip()
-        if stripped.startswith(b"[") and not _is_complete_json(stripped):
-            # Zed's export: one JSON array of {_direction, _type, id, method, params}, pretty-printed.
-            rest = source.read()
-            progress(len(rest))
-            yield from self._zed_export(first + rest)
-            return
-        number = 1
-        line = first
-        while line:
-            if line.strip():
-                try:
-                    message = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    self.error(number, f"not JSON ({exc.msg} at column {exc.colno})")
-                else:
-                    if isinstance(message, list) and message and all(
-                        isinstance(m, dict) and "_direction" in m for m in message
-                    ):
-                        for item in message:  # a one-line Zed export
-                            yield LogEntry(number, _from_zed(item))
-                    else:
-                        yield LogEntry(number, message)
-            line = source.readline()
-            progress(len(line))
-            number += 1
-
-    def _zed_export(self, data: bytes) -> Iterator[LogEntry]:
-        """Each element of the array with the line it starts on (raw_decode gives exact offsets)."""
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            self.error(data.count(b"\n", 0, exc.start) + 1, "not UTF-8")
-            return
-        decoder = json.JSONDecoder()
-        at = text.index("[") + 1
-        while True:
-            at = _skip_space(text, at)
-            if text.startswith("]", at):
-                return
-            try:
-                item, end = decoder.raw_decode(text, at)
-            except json.JSONDecodeError as exc:
-                self.error(exc.lineno, f"not JSON ({exc.msg} at column {exc.colno})")
-                return
-            yield LogEntry(text.count("\n", 0, at) + 1, _from_zed(item))
-            at = _skip_space(text, end)
-            if text.startswith(",", at):
-                at += 1
-            elif not text.startswith("]", at):
-                self.error(text.count("\n", 0, at) + 1, "expected ',' or ']' in the exported array")
-                return
-
-
-def _skip_space(text: str, at: int) -> int:
-    while at < len(text) and text[at] in " \t\r\n":
-        at += 1
-    return at
-
-
-def _is_complete_json(line: bytes) -> bool:
-    try:
-        json.loads(line)
-    except ValueError:
-        return False
-    return True
-
-
-def _from_zed(item: Any) -> Any:
-    """A Zed export entry as a JSON-RPC message (it keeps method and params; the rest is Zed's)."""
-    if isinstance(item, dict) and "method" in item:
-        return {"jsonrpc": "2.0", "method": item["method"], "params": item.get("params")}
-    return item
-
-
-# ---------------------------------------------------------------------- replay: state
-
-
-@dataclass
-class Session:
-    session_id: str
-    store: TerminalStore
-    titles: dict[str, str] = field(default_factory=dict)
-
-
-class Replay:
-    def __init__(self, options: dict[str, Any], legacy_meta: bool) -> None:
-        self.options = options
-        self.legacy_meta = legacy_meta
-        self.sessions: dict[str, Session] = {}
-
-    def session(self, session_id: str) -> Session:
-        if session_id not in self.sessions:
-            store = TerminalStore(legacy_meta=self.legacy_meta, **self.options)
-            self.sessions[session_id] = Session(session_id, store)
-        return self.sessions[session_id]
-
-    def apply(self, message: Any) -> list[ProtocolError]:
-        """Apply one message or batch; return the protocol errors of its invalid parts."""
-        if isinstance(message, list):
-            errors = []
-            for index, entry in enumerate(message):
-                errors += [e.prefixed(f"/{index}") for e in self.apply(entry)]
-            return errors
-        try:
-            update, _ = find_update(message, "")
-        except ProtocolError as exc:
-            return [exc]
-        if update is None:
-            return []
-        params = message.get("params", message) if isinstance(message, dict) else {}
-        session_id = params.get("sessionId") if isinstance(params, dict) else None
-        session = self.session(session_id if isinstance(session_id, str) else "")
-        if update.get("sessionUpdate") in ("tool_call", "tool_call_update") and isinstance(update.get("title"), str):
-            tool_call_id = update.get("toolCallId")
-            if isinstance(tool_call_id, str):
-                session.titles[tool_call_id] = update["title"]
-        try:
-            session.store.apply(message)
-        except ProtocolError as exc:
-            return [exc]
-        return []
+    return status
 
 
 # ---------------------------------------------------------------------- replay: output
+#
+# Everything an agent controls (IDs, command, cwd, titles, signal) goes through safe_line: printed raw, an
+# escape in `command` would reach the reader's terminal and a newline would forge a header (SPEC 5 rev 2).
 
 
 def _exit_text(terminal: Terminal) -> str:
@@ -303,44 +180,66 @@ def _exit_text(terminal: Terminal) -> str:
     if status is None:
         return "running (no exit status)"
     if status.signal is not None:
-        return f"signal {status.signal}" + (f" (exit code {status.exit_code})" if status.exit_code is not None else "")
+        signal = safe_line(status.signal)
+        return f"signal {signal}" + (f" (exit code {status.exit_code})" if status.exit_code is not None else "")
     return f"exit code {status.exit_code}" if status.exit_code is not None else "exited"
 
 
-def _tool_calls(session: Session, terminal: Terminal) -> str:
-    calls = [f"{i} ({session.titles[i]})" if i in session.titles else i for i in terminal.tool_call_ids]
+def _tool_calls(session: Session, terminal: Terminal, code: Callable[[str], str] = safe_line) -> str:
+    calls = [
+        f"{code(i)} ({safe_line(session.titles[i])})" if i in session.titles else code(i) for i in terminal.tool_call_ids
+    ]
     return ", ".join(calls) or "-"
+
+
+def _ended(transcript: str) -> str:
+    return transcript + ("" if transcript.endswith("\n") or not transcript else "\n")
 
 
 def render_text(session: Session, terminal: Terminal) -> str:
     header = [
-        f"=== terminal {terminal.terminal_id}" + (f" (session {session.session_id})" if session.session_id else ""),
-        f"command:   {terminal.command if terminal.command is not None else '-'}",
-        f"cwd:       {terminal.cwd if terminal.cwd is not None else '-'}",
+        f"=== terminal {safe_line(terminal.terminal_id)}"
+        + (f" (session {safe_line(session.session_id)})" if session.session_id else ""),
+        f"command:   {terminal.display('command') or '-'}",
+        f"cwd:       {terminal.display('cwd') or '-'}",
         f"status:    {_exit_text(terminal)}",
         f"tool call: {_tool_calls(session, terminal)}",
     ]
+    if terminal.size is not None:
+        header.append(f"size:      {terminal.size.cols}x{terminal.size.rows}")
     if terminal.legacy:
         header.append("source:    pre-v2 _meta extensions")
-    transcript = terminal.transcript
-    return "\n".join(header) + "\n---\n" + transcript + ("" if transcript.endswith("\n") or not transcript else "\n")
+    return "\n".join(header) + "\n---\n" + _ended(terminal.transcript)
+
+
+def _fence(text: str, least: int) -> str:
+    """A run of backticks longer than any in ``text`` (CommonMark: a fence ends only at a run as long)."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    return "`" * max(least, longest + 1)
+
+
+def _code(text: str) -> str:
+    """``text`` as inline code that its own backticks cannot end, on one safe line."""
+    text = safe_line(text)
+    fence = _fence(text, 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def render_markdown(session: Session, terminal: Terminal) -> str:
     transcript = terminal.transcript
-    fence = "`" * max(3, max((len(run) for run in re.findall("`+", transcript)), default=0) + 1)
+    fence = _fence(transcript, 3)
     title = terminal.command if terminal.command is not None else terminal.terminal_id
-    title_fence = "`" * (max((len(run) for run in re.findall("`+", title)), default=0) + 1)
     lines = [
-        f"## {title_fence}{title}{title_fence}",
+        f"## {_code(title)}",
         "",
-        f"- terminal: `{terminal.terminal_id}`" + (f" (session `{session.session_id}`)" if session.session_id else ""),
-        f"- cwd: `{terminal.cwd}`" if terminal.cwd is not None else "- cwd: unknown",
+        f"- terminal: {_code(terminal.terminal_id)}" + (f" (session {_code(session.session_id)})" if session.session_id else ""),
+        f"- cwd: {_code(terminal.cwd)}" if terminal.cwd is not None else "- cwd: unknown",
         f"- status: {_exit_text(terminal)}",
-        f"- tool call: {_tool_calls(session, terminal)}",
+        f"- tool call: {_tool_calls(session, terminal, _code)}",
         "",
         fence + "text",
-        transcript + ("" if transcript.endswith("\n") or not transcript else "\n") + fence,
+        _ended(transcript) + fence,
         "",
     ]
     return "\n".join(lines)
@@ -354,54 +253,84 @@ def as_json_object(session: Session, terminal: Terminal) -> dict[str, Any]:
         "command": terminal.command,
         "cwd": terminal.cwd,
         "exitStatus": None if status is None else {"exitCode": status.exit_code, "signal": status.signal},
+        "size": None if terminal.size is None else terminal.size.to_json(),
+        "capabilities": None if terminal.capabilities is None else terminal.capabilities.to_json(),
+        "background": terminal.background,
         "toolCalls": [{"toolCallId": i, "title": session.titles.get(i)} for i in terminal.tool_call_ids],
         "legacy": terminal.legacy,
+        "stats": terminal.stats,
         "transcript": terminal.transcript,
     }
 
 
+# Characters that a JSON string may hold raw but that do harm where the JSON is shown or re-encoded: C1,
+# lone surrogates (not encodable as UTF-8), line and paragraph separators (JavaScript before ES2019), and the
+# characters the Unicode policy hides or shows. Written as \uXXXX escapes, they decode to the same string.
+_JSON_ESCAPE = re.compile("[\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]")
+
+
+def dumps_json(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    return _JSON_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
 def _selected(replay: Replay, args: argparse.Namespace) -> list[tuple[Session, Terminal]]:
-    chosen = []
-    for session in replay.sessions.values():
-        if args.session and session.session_id not in args.session:
-            continue
-        for terminal in session.store.terminals():
-            if args.terminal and terminal.terminal_id not in args.terminal:
-                continue
-            chosen.append((session, terminal))
-    return chosen
+    return [
+        (session, terminal)
+        for session, terminal in replay.terminals()
+        if (not args.session or session.session_id in args.session)
+        and (not args.terminal or terminal.terminal_id in args.terminal)
+    ]
 
 
-def _file_name(session: Session, terminal: Terminal, suffix: str) -> str:
-    safe = re.compile(r"[^A-Za-z0-9._-]+")
-    stem = safe.sub("_", terminal.terminal_id)
-    if session.session_id:
-        stem = safe.sub("_", session.session_id) + "__" + stem
-    return stem.strip(".") + suffix
+_NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
+_STEM_MAX = 80  # with the hash and suffix, well under every file system's 255-byte limit
 
 
-def write_results(chosen: list[tuple[Session, Terminal]], args: argparse.Namespace, stdout: IO[bytes]) -> None:
+def file_name(session: Session, terminal: Terminal, suffix: str) -> str:
+    """A file name that is unique per (session, terminal), short enough for every file system, and never
+    leaves its directory: the IDs with unsafe characters replaced, cut to a length, and a short hash of the
+    exact IDs whenever that changed anything (``a/b`` and ``a_b`` get different names)."""
+    raw = (session.session_id + "__" if session.session_id else "") + terminal.terminal_id
+    stem = _NAME_CHARS.sub("_", raw).strip("._") or "terminal"
+    if stem != raw or len(stem) > _STEM_MAX:
+        digest = hashlib.sha256(json.dumps([session.session_id, terminal.terminal_id]).encode("utf-8", "surrogatepass"))
+        stem = f"{stem[:_STEM_MAX]}-{digest.hexdigest()[:12]}"
+    return stem + suffix
+
+
+def _body(session: Session, terminal: Terminal, fmt: str) -> str:
+    if fmt == "json":
+        return dumps_json(as_json_object(session, terminal))
+    return (render_text if fmt == "text" else render_markdown)(session, terminal)
+
+
+def write_results(chosen: list[tuple[Session, Terminal]], args: argparse.Namespace, stdout: IO[bytes]) -> int:
+    if not args.output:
+        if args.format == "json":
+            body = dumps_json([as_json_object(s, t) for s, t in chosen])
+        else:
+            body = "\n".join(_body(s, t, args.format) for s, t in chosen)
+        stdout.write(body.encode("utf-8", "surrogateescape"))
+        stdout.flush()
+        return EXIT_OK
+    directory = Path(args.output)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{safe_line(args.output)}: {exc.strerror or exc}") from None
     suffix = {"text": ".txt", "markdown": ".md", "json": ".json"}[args.format]
-    if args.output:
-        directory = Path(args.output)
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UsageError(f"{args.output}: {exc.strerror or exc}") from None
-        for session, terminal in chosen:
-            if args.format == "json":
-                body = json.dumps(as_json_object(session, terminal), ensure_ascii=False, indent=2) + "\n"
-            else:
-                body = (render_text if args.format == "text" else render_markdown)(session, terminal)
-            (directory / _file_name(session, terminal, suffix)).write_text(body, encoding="utf-8")
-        return
-    if args.format == "json":
-        body = json.dumps([as_json_object(s, t) for s, t in chosen], ensure_ascii=False, indent=2) + "\n"
-    else:
-        render = render_text if args.format == "text" else render_markdown
-        body = "\n".join(render(s, t) for s, t in chosen)
-    stdout.write(body.encode("utf-8"))
-    stdout.flush()
+    status = EXIT_OK
+    for session, terminal in chosen:
+        path = directory / file_name(session, terminal, suffix)
+        try:  # a whole file or none: written aside, then renamed over
+            partial = path.with_name(path.name + ".partial")
+            partial.write_text(_body(session, terminal, args.format), encoding="utf-8")
+            os.replace(partial, path)
+        except OSError as exc:  # read-only directory, full disk: said once per file, the others still written
+            sys.stderr.write(f"acp-transcript: {safe_line(str(path))}: {exc.strerror or exc}\n")
+            status = EXIT_INPUT_ERRORS
+    return status
 
 
 class Progress:
@@ -410,12 +339,14 @@ class Progress:
     standard library, so the core keeps no dependency."""
 
     MIN_SIZE = 4 << 20
+    INTERVAL = 0.1  # seconds between redraws: at most about 10 a second (SPEC 5 rev 2)
 
     def __init__(self, total: int | None, enabled: bool) -> None:
         self.total = total
         self.done = 0
         self.bar: Any = None
         self.plain = False
+        self.drawn = 0.0
         if not enabled or not total or total < self.MIN_SIZE or not sys.stderr.isatty():
             return
         try:
@@ -423,13 +354,20 @@ class Progress:
         except ImportError:
             self.plain = True
         else:
-            self.bar = tqdm(total=total, unit="B", unit_scale=True, desc="replay", leave=False)
+            self.bar = tqdm(total=total, unit="B", unit_scale=True, desc="replay", leave=False,
+                            mininterval=self.INTERVAL)
 
     def __call__(self, count: int) -> None:
         self.done += count
+        if self.bar is None and not self.plain:
+            return
+        now = time.monotonic()
+        if now - self.drawn < self.INTERVAL:
+            return
+        self.drawn = now
         if self.bar is not None:
-            self.bar.update(count)
-        elif self.plain and self.total:
+            self.bar.update(self.done - self.bar.n)
+        elif self.total:
             sys.stderr.write(f"\rreplay {100 * self.done // self.total:3d}%")
 
     def close(self) -> None:
@@ -441,31 +379,26 @@ class Progress:
 
 def run_replay(args: argparse.Namespace, stdout: IO[bytes]) -> int:
     source = _open_input(args.log)
-    name = "<stdin>" if args.log == "-" else args.log
+    name = "<stdin>" if args.log == "-" else safe_line(args.log)
     total = None if source is sys.stdin.buffer or _is_stream(source.fileno()) else os.fstat(source.fileno()).st_size
-    reader = LogReader(name, strict=args.strict)
-    replay = Replay(decoder_options(args), legacy_meta=not args.no_legacy_meta)
+    replay = Replay(legacy_meta=not args.no_legacy_meta, legacy_output=args.legacy_output, **decoder_options(args))
     progress = Progress(total, enabled=not args.no_progress)
     try:
-        for entry in reader.read(source, progress):
-            for error in replay.apply(entry.message):
-                reader.error(entry.line, str(error))
-    except StopReplay:
-        pass
+        errors = replay.read(source, name, strict=args.strict, progress=progress)
     finally:
         progress.close()
         if source is not sys.stdin.buffer:
             source.close()
-    for message in reader.errors:
-        sys.stderr.write(message + "\n")
-    if args.strict and reader.errors:
+    for error in errors:
+        sys.stderr.write(f"{error}\n")
+    if args.strict and errors:
         return EXIT_INPUT_ERRORS
     chosen = _selected(replay, args)
     if (args.terminal or args.session) and not chosen:
         sys.stderr.write(f"{name}: no terminal matches --terminal/--session\n")
         return EXIT_INPUT_ERRORS
-    write_results(chosen, args, stdout)
-    return EXIT_INPUT_ERRORS if reader.errors else EXIT_OK
+    status = write_results(chosen, args, stdout)
+    return EXIT_INPUT_ERRORS if errors else status
 
 
 # ---------------------------------------------------------------------- main

@@ -13,11 +13,12 @@ display stream. So:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ._validate import as_json
 from .errors import ConversionError
-from .terminals import TOOL_CALL_KINDS, TerminalStore, find_update
+from .terminals import TOOL_CALL_KINDS, Terminal, TerminalStore, find_update, session_id_of
 
 __all__ = ["V2ToV1Bridge", "reject_terminal_surfaces"]
 
@@ -61,23 +62,60 @@ def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")  # RFC 6901
 
 
+@dataclass
+class _BridgedSession:
+    """What the bridge keeps for one session: terminal and tool-call IDs are only unique within a session."""
+
+    store: TerminalStore
+    content: dict[str, list[Any]] = field(default_factory=dict)  # tool call ID -> its last content list
+    status: dict[str, str] = field(default_factory=dict)
+    sent: dict[str, int] = field(default_factory=dict)  # tool call ID -> hash of the update last emitted
+
+
 class V2ToV1Bridge:
     """Stateful v2 -> v1: terminals become text content in v1 ``tool_call_update`` notifications.
 
     ``apply(obj)`` takes what ``TerminalStore.apply`` takes and returns v1 ``session/update`` params objects:
-    one ``tool_call_update`` for every tool call that shows a terminal that changed, its content the tool
-    call's last content with each terminal reference replaced by
+    one ``tool_call_update`` for every tool call whose shown text changed, its content the tool call's last
+    content with each terminal reference replaced by
     ``{"type": "content", "content": {"type": "text", "text": <transcript>}}``, plus the tool call's status
     when known. Input that is not about terminals gives ``[]``.
+
+    State is kept per session (SPEC 4 rev 2): the same terminal or tool-call ID in two sessions never mixes.
+    Each text is bounded by ``max_text_chars`` (None: unbounded): a longer transcript is sent as its tail,
+    after a first line saying how many earlier lines are not shown, so a long-running command does not cost
+    its Client quadratic bytes.
     """
 
-    def __init__(self, *, session_id: str = "", max_output_bytes: int | None = None, **decoder_options: Any) -> None:
-        # v2 input carries no pre-v2 _meta extensions to interpret.
-        self.store = TerminalStore(legacy_meta=False, max_output_bytes=max_output_bytes, **decoder_options)
+    def __init__(
+        self,
+        *,
+        session_id: str = "",
+        max_output_bytes: int | None = 0,
+        max_text_chars: int | None = 65536,
+        **decoder_options: Any,
+    ) -> None:
+        if max_text_chars is not None and (
+            not isinstance(max_text_chars, int) or isinstance(max_text_chars, bool) or max_text_chars < 1
+        ):
+            raise ValueError("max_text_chars must be a positive int or None")
+        # Fail on bad options now; v2 input carries no pre-v2 _meta extensions to interpret.
+        TerminalStore(legacy_meta=False, max_output_bytes=max_output_bytes, **decoder_options)
+        self._store_options: dict[str, Any] = {"legacy_meta": False, "max_output_bytes": max_output_bytes,
+                                               **decoder_options}
         self.session_id = session_id
-        self._content: dict[str, list[Any]] = {}  # tool call ID -> its last content list
-        self._status: dict[str, str] = {}
-        self._session_of: dict[str, str] = {}
+        self.max_text_chars = max_text_chars
+        self._sessions: dict[str, _BridgedSession] = {}
+
+    def store(self, session_id: str | None = None) -> TerminalStore:
+        """The terminals of one session (the default session when ``session_id`` is None)."""
+        return self._session(self.session_id if session_id is None else session_id).store
+
+    def _session(self, session_id: str) -> _BridgedSession:
+        session = self._sessions.get(session_id)
+        if session is None:
+            session = self._sessions[session_id] = _BridgedSession(TerminalStore(**self._store_options))
+        return session
 
     def apply(self, obj: Any) -> list[dict[str, Any]]:
         obj = as_json(obj)
@@ -91,37 +129,58 @@ class V2ToV1Bridge:
         update, _ = find_update(obj, "")
         if update is None:
             return []
-        session_id = self._session_id(obj)
-        changed = self.store.apply(update)  # validates completely before anything changes
+        session_id = session_id_of(obj)
+        if session_id is None:
+            session_id = self.session_id
+        session = self._session(session_id)
+        changed = session.store.apply(update)  # validates completely before anything changes
         if update.get("sessionUpdate") in TOOL_CALL_KINDS:
             tool_call_id = update["toolCallId"]
-            self._session_of[tool_call_id] = session_id
             if isinstance(update.get("status"), str):
-                self._status[tool_call_id] = update["status"]
+                session.status[tool_call_id] = update["status"]
             if isinstance(update.get("content"), list):
-                self._content[tool_call_id] = list(update["content"])
-        out = []
+                session.content[tool_call_id] = list(update["content"])
+        # Only tool calls that show a terminal that changed; a status-only update passes through the
+        # caller's stateless conversion as it is.
+        tool_calls: dict[str, None] = {}
         for terminal in changed:
-            for tool_call_id in terminal.tool_call_ids:
-                out.append(self._tool_call_update(tool_call_id))
+            tool_calls.update(dict.fromkeys(terminal.tool_call_ids))
+        out = []
+        for tool_call_id in tool_calls:
+            params = self._tool_call_update(session_id, session, tool_call_id)
+            signature = hash(repr(params))
+            if session.sent.get(tool_call_id) != signature:  # only when what the Client shows changed
+                session.sent[tool_call_id] = signature
+                out.append(params)
         return out
 
-    def _session_id(self, obj: Mapping[str, Any]) -> str:
-        params = obj.get("params") if "method" in obj else obj
-        session_id = params.get("sessionId") if isinstance(params, Mapping) else None
-        return session_id if isinstance(session_id, str) else self.session_id
+    def _text(self, terminal: Terminal) -> str:
+        limit = self.max_text_chars
+        committed, live = terminal.committed, terminal.live
+        if limit is None or len(committed) + len(live) <= limit:
+            return committed + live
+        # The last limit + 1 characters: the first of them tells whether the tail starts a line.
+        need = limit + 1
+        piece = live[-need:] if len(live) >= need else committed[len(committed) - (need - len(live)) :] + live
+        newline = piece.find("\n")
+        if piece[0] == "\n" or newline < 0 or newline == len(piece) - 1:
+            tail = piece[1:]  # at a line boundary, or one line longer than the bound: its end
+        else:
+            tail = piece[newline + 1 :]  # from the first whole line
+        hidden_lines = terminal.committed_lines + live.count("\n") - tail.count("\n")
+        return f"[{hidden_lines} earlier lines not shown]\n" + tail
 
-    def _tool_call_update(self, tool_call_id: str) -> dict[str, Any]:
+    def _tool_call_update(self, session_id: str, session: _BridgedSession, tool_call_id: str) -> dict[str, Any]:
         content = []
-        for item in self._content.get(tool_call_id, []):
+        for item in session.content.get(tool_call_id, []):
             if isinstance(item, Mapping) and item.get("type") == "terminal":
                 terminal_id = item.get("terminalId")
-                terminal = self.store.get(terminal_id) if isinstance(terminal_id, str) else None
-                text = terminal.transcript if terminal is not None else ""
+                terminal = session.store.get(terminal_id) if isinstance(terminal_id, str) else None
+                text = self._text(terminal) if terminal is not None else ""
                 content.append({"type": "content", "content": {"type": "text", "text": text}})
             else:
                 content.append(item)
         update: dict[str, Any] = {"sessionUpdate": "tool_call_update", "toolCallId": tool_call_id, "content": content}
-        if tool_call_id in self._status:
-            update["status"] = self._status[tool_call_id]
-        return {"sessionId": self._session_of.get(tool_call_id, self.session_id), "update": update}
+        if tool_call_id in session.status:
+            update["status"] = session.status[tool_call_id]
+        return {"sessionId": session_id, "update": update}

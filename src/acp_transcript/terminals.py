@@ -51,6 +51,7 @@ __all__ = [
     "TerminalCapabilities",
     "TerminalSize",
     "cancel_terminal_request",
+    "agent_name_of",
     "find_update",
     "Terminal",
     "TerminalStore",
@@ -101,6 +102,7 @@ class Terminal:
         self._max_output_bytes = max_output_bytes
         self._decoder = TranscriptDecoder(**decoder_options)
         self._committed = ""  # committed text, joined
+        self.committed_lines = 0  # newlines in the committed text
         self._pending: list[str] = []  # committed pieces not yet joined into _committed
         self._popped = 0  # how much of the committed text pop_committed() has returned
 
@@ -179,6 +181,7 @@ class Terminal:
         self.output_dropped = 0
         self._decoder.reset()
         self._committed = ""
+        self.committed_lines = 0
         self._pending = []
         self._popped = 0
         self._append_output(data)
@@ -198,6 +201,7 @@ class Terminal:
         text = self._decoder.decode(data)
         if text:
             self._pending.append(text)
+            self.committed_lines += text.count("\n")
 
 
 @dataclass(frozen=True)
@@ -213,7 +217,7 @@ class _Background:
 
 @dataclass(frozen=True)
 class _AgentInfo:
-    name: str | None
+    name: str
 
 
 _Change = Union[TerminalPatch, ChunkPatch, _Link, LegacyChange, _Background, _AgentInfo]
@@ -320,9 +324,9 @@ class TerminalStore:
 
     def _plan(self, obj: Any, pointer: str) -> list[_Change]:
         """Validate ``obj`` completely and return the changes to make; nothing is applied here."""
-        agent = _agent_info(obj)
-        if agent is not None:
-            return [agent]
+        name = agent_name_of(obj)
+        if name is not None:
+            return [_AgentInfo(name)]
         update, pointer = find_update(obj, pointer)
         if update is None:
             return []
@@ -472,15 +476,15 @@ def _patch_meta(stored: dict[str, Any] | None, patch: dict[str, Any] | None) -> 
     return merged
 
 
-def _agent_info(obj: Any) -> _AgentInfo | None:
-    """The ``initialize`` response, which names the agent (``result.agentInfo.name``)."""
+def agent_name_of(obj: Any) -> str | None:
+    """The agent's name in an ``initialize`` response (``result.agentInfo.name``), else None."""
     if not isinstance(obj, Mapping) or "result" not in obj or "method" in obj:
         return None
     result = obj["result"]
     if not isinstance(result, Mapping) or not isinstance(result.get("agentInfo"), Mapping):
         return None
     name = result["agentInfo"].get("name")
-    return _AgentInfo(name if isinstance(name, str) else None)
+    return name if isinstance(name, str) else None
 
 
 def _background(update: Mapping[str, Any], pointer: str) -> list[_Change]:
