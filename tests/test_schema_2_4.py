@@ -1,0 +1,219 @@
+"""SPEC 3.1 (rev 2): the v2 schema of @agentclientprotocol/sdk 2.4.0 on the Client side."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from acp_fixtures import as_notification
+from acp_transcript import (
+    ExitStatus,
+    ProtocolError,
+    TerminalCapabilities,
+    TerminalSize,
+    TerminalStore,
+    terminal_output_chunk,
+    terminal_update,
+)
+from acp_transcript.replay import Replay
+
+AGENTS = Path(__file__).parent / "data" / "agents"
+
+
+@pytest.fixture
+def store(impl, monkeypatch):
+    from acp_transcript import terminals
+
+    monkeypatch.setattr(terminals, "TranscriptDecoder", impl.TranscriptDecoder)
+    return TerminalStore()
+
+
+def test_size_is_a_patch_field(store):
+    store.apply(terminal_update("t", size=TerminalSize(120, 40)))
+    assert store["t"].size == TerminalSize(120, 40)
+    store.apply(terminal_update("t", command="x"))  # omitted: unchanged
+    assert store["t"].size == TerminalSize(120, 40)
+    store.apply(terminal_update("t", size={"cols": 80, "rows": 24, "_meta": {"k": 1}}))
+    assert store["t"].size == TerminalSize(80, 24, {"k": 1})
+    store.apply(terminal_update("t", size=None))  # null: cleared
+    assert store["t"].size is None
+
+
+def test_capabilities_replace_the_whole_value_and_say_whether_cancel_is_allowed(store):
+    assert store.apply(terminal_update("t")) and not store["t"].can_cancel  # a new terminal has none
+    store.apply(terminal_update("t", capabilities={"cancel": {}, "_meta": {"a": 1}}))
+    assert store["t"].can_cancel and store["t"].capabilities == TerminalCapabilities({}, {"a": 1})
+    store.apply(terminal_update("t", capabilities={"_meta": {"b": 2}}))  # replaces: cancel is gone
+    assert not store["t"].can_cancel and store["t"].capabilities == TerminalCapabilities(None, {"b": 2})
+    store.apply(terminal_update("t", capabilities={"cancel": {"_meta": {"why": 1}}}))
+    assert store["t"].can_cancel
+    store.apply(terminal_update("t", capabilities=None))
+    assert not store["t"].can_cancel and store["t"].capabilities is None
+
+
+def test_malformed_capabilities_fall_back_to_no_controls(store):
+    store.apply(terminal_update("t", capabilities={"cancel": {}}))
+    store.apply({"sessionUpdate": "terminal_update", "terminalId": "t", "capabilities": {"cancel": "yes"}})
+    # the schema: "A malformed value falls back to no controls"; here the inner field is left out, so the
+    # object that replaces the old value advertises nothing
+    assert not store["t"].can_cancel
+    assert [w.pointer for w in store.warnings] == ["/capabilities/cancel"]
+
+
+def test_meta_patches_by_top_level_key(store):
+    store.apply(terminal_update("t", meta={"a": 1, "b": {"x": 1}, "c": 3}))
+    store.apply(terminal_update("t", meta={"a": None, "b": {"y": 2}, "d": 4}))
+    assert store["t"].meta == {"b": {"y": 2}, "c": 3, "d": 4}  # removed, replaced without nested merge
+    store.apply(terminal_update("t", command="x"))
+    assert store["t"].meta == {"b": {"y": 2}, "c": 3, "d": 4}
+    store.apply(terminal_output_chunk("t", b"x", meta={"c": "chunk"}))  # a chunk's _meta never patches
+    assert store["t"].meta["c"] == 3
+    store.apply(terminal_update("t", meta=None))
+    assert store["t"].meta is None
+
+
+@pytest.mark.parametrize("code", [-1, -1073741819, -(2**63), 2**63 - 1, 4294967296])
+def test_exit_code_is_int64(store, code):
+    store.apply(terminal_update("t", exit_status=ExitStatus(exit_code=code)))
+    assert store["t"].exit_status.exit_code == code and store["t"].failed
+
+
+def test_cancel_request_only_for_a_running_terminal_that_advertises_it(store):
+    store.apply(terminal_update("t", command="sleep 100"))
+    with pytest.raises(ValueError, match="does not advertise"):
+        store.cancel_request("s1", "t", 1)
+    store.apply(terminal_update("t", capabilities=TerminalCapabilities(cancel={})))
+    assert store.cancel_request("s1", "t", 1) == {
+        "jsonrpc": "2.0", "id": 1, "method": "terminal/cancel", "params": {"sessionId": "s1", "terminalId": "t"}}
+    store.apply(terminal_update("t", exit_status=ExitStatus(signal="SIGTERM")))
+    with pytest.raises(ValueError, match="has exited"):
+        store.cancel_request("s1", "t", 2)
+    with pytest.raises(KeyError):
+        store.cancel_request("s1", "unknown", 3)
+
+
+def test_state_update_background_lists_terminals(store):
+    store.apply(terminal_update("a"))
+    state = {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn",
+             "background": [{"type": "terminal", "terminalId": "a"}, {"type": "terminal", "terminalId": "b"},
+                            {"type": "tool_call", "toolCallId": "a"}]}
+    assert {t.terminal_id for t in store.apply(as_notification(state))} == {"a", "b"}
+    assert store["a"].background and store["b"].background
+    assert store.apply({"sessionUpdate": "state_update", "state": "running"}) == []  # no list: unchanged
+    assert {t.terminal_id for t in store.apply({"sessionUpdate": "state_update", "state": "running",
+                                                 "background": []})} == {"a", "b"}
+    assert not store["a"].background and not store["b"].background
+
+
+def test_other_new_update_kinds_are_ignored(store):
+    for kind in ("notice", "compaction_update", "compaction_summary_chunk", "_vendor_thing"):
+        assert store.apply({"sessionUpdate": kind}) == []
+
+
+def test_tool_call_content_chunk_links_a_terminal(store):
+    store.apply({"sessionUpdate": "tool_call_content_chunk", "toolCallId": "c",
+                 "content": {"type": "terminal", "terminalId": "t"}})
+    assert store["t"].tool_call_ids == ["c"]
+
+
+def test_incremental_reads(store):
+    store = TerminalStore(live_lines=1)
+    store.apply(terminal_output_chunk("t", b"one\ntwo\nthr"))
+    terminal = store["t"]
+    assert (terminal.pop_committed(), terminal.live) == ("one\ntwo\n", "thr")
+    assert terminal.pop_committed() == ""
+    store.apply(terminal_output_chunk("t", b"ee\nfour"))
+    assert terminal.pop_committed() == "three\n"
+    assert terminal.transcript == "one\ntwo\nthree\nfour"
+    store.apply(terminal_update("t", output=b"snap\nshot"))  # a snapshot starts over
+    assert terminal.pop_committed() == "snap\n" and terminal.transcript == "snap\nshot"
+
+
+def test_display_gives_a_safe_line_of_every_agent_controlled_field(store):
+    store.apply(terminal_update("t\x1b[2J", command="ls\x1b]52;c;ZXZpbA==\x07\ncat", cwd="/w\u202e",
+                                exit_status=ExitStatus(signal="SIG\x9bKILL")))
+    terminal = store["t\x1b[2J"]
+    assert terminal.display("terminal_id") == "t<U+001B>[2J"
+    assert terminal.display("command") == "ls<U+001B>]52;c;ZXZpbA==<U+0007><U+000A>cat"
+    assert terminal.display("cwd") == "/w<U+202E>"
+    assert terminal.display("signal") == "SIG<U+009B>KILL"
+    with pytest.raises(ValueError):
+        terminal.display("output")
+
+
+def test_session_update_shapes_are_one_consistent_rule(store):
+    with pytest.raises(ProtocolError) as info:
+        store.apply({"sessionUpdate": 7, "terminalId": "t"})
+    assert info.value.pointer == "/sessionUpdate"
+    with pytest.raises(ProtocolError) as info:
+        store.apply({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s"}})
+    assert info.value.pointer == "/params/update"
+    with pytest.raises(ProtocolError) as info:
+        store.apply({"sessionId": "s", "update": {"sessionUpdate": None}})
+    assert info.value.pointer == "/update/sessionUpdate"
+    with pytest.raises(ProtocolError) as info:
+        store.apply(5)
+    assert info.value.pointer == "" and str(info.value).startswith("(root): ")
+
+
+def test_max_terminals_bounds_a_store(store):
+    store = TerminalStore(max_terminals=2)
+    store.apply(terminal_update("a"))
+    store.apply(terminal_update("b"))
+    with pytest.raises(ProtocolError, match="max_terminals"):
+        store.apply(terminal_update("c"))
+    assert list(store) == ["a", "b"]
+    store.apply(terminal_output_chunk("a", b"x"))  # known terminals still update
+
+
+# ---------------------------------------------------------------- today's recordings, per agent
+
+
+def agent_fixture(name: str) -> dict:
+    return json.loads((AGENTS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def replay(messages: list, **options) -> Replay:
+    result = Replay(**options)
+    for message in messages:
+        assert result.apply(message) == []
+    return result
+
+
+EXPECTED = {
+    "claude-agent-acp": ("toolu_01", "> demo@1.0.0 test\n✔ adds\nprogress 100%\n1 passing\n"),
+    "codex-acp": ("call_9", "   Compiling demo v0.1.0\nrunning 2 tests\ntest a ... ok\ntest b ... FAILED\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_legacy_meta_follows_the_agent_named_in_initialize(impl, monkeypatch, name):
+    """Fixtures rendered by each agent's own v2 bridge (tests/data/agents/render_fixtures.mjs): the
+    pre-v2 recording, read as that agent means it, gives the transcript of the agent's own v2 rendering."""
+    from acp_transcript import terminals
+
+    monkeypatch.setattr(terminals, "TranscriptDecoder", impl.TranscriptDecoder)
+    fixture = agent_fixture(name)
+    terminal_id, expected = EXPECTED[name]
+    initialize = {"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": 1, "agentInfo": {"name": fixture["agent"]}}}
+    legacy = replay([initialize, *[as_notification(u) for u in fixture["v1"]]])
+    v2 = replay([as_notification(u) for u in fixture["v2"]], legacy_meta=False)
+    (_, old), = legacy.terminals()
+    (_, new), = v2.terminals()
+    assert old.transcript == new.transcript == expected
+    assert (old.exit_status, old.terminal_id) == (new.exit_status, terminal_id)
+    assert old.legacy and not new.legacy
+
+
+def test_unknown_agent_uses_the_legacy_output_option(store):
+    fixture = agent_fixture("claude-agent-acp")
+    appended = replay([as_notification(u) for u in fixture["v1"]])  # default "append": the snapshots repeat
+    replaced = replay([as_notification(u) for u in fixture["v1"]], legacy_output="replace")
+    (_, a), = appended.terminals()
+    (_, r), = replaced.terminals()
+    assert a.transcript.count("> demo@1.0.0 test") == 2
+    assert r.transcript == EXPECTED["claude-agent-acp"][1]
+    with pytest.raises(ValueError):
+        TerminalStore(legacy_output="merge")
