@@ -351,3 +351,28 @@ def test_replay_lone_surrogate_anywhere_never_crashes(tmp_path):
         result.stdout.decode("utf-8")
     result = run("replay", str(log), "--output", str(tmp_path / "o"))
     assert b"Traceback" not in result.stderr
+
+
+def test_replay_keeps_transcripts_not_raw_bytes():
+    from acp_transcript.replay import Replay
+
+    replay = Replay()
+    replay.apply(terminal_output_chunk("t", b"x" * 100_000 + b"\n"))
+    ((_, terminal),) = replay.terminals()
+    assert terminal.output == b"" and terminal.output_dropped == 100_001
+    assert terminal.transcript == "x" * 65536 + "\n" + "x" * (100_000 - 65536) + "\n"
+
+
+def test_progress_redraws_at_most_ten_times_a_second(monkeypatch):
+    from acp_transcript import cli
+
+    monkeypatch.setattr(cli.sys.stderr, "isatty", lambda: True)
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # the plain fallback
+    writes = []
+    monkeypatch.setattr(cli.sys.stderr, "write", writes.append)
+    clock = iter(i * 0.001 for i in range(100_000))
+    monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
+    progress = cli.Progress(10 << 20, enabled=True)
+    for _ in range(30_000):  # 30 s of lines at 1 ms each
+        progress(100)
+    assert 250 <= len(writes) <= 310  # about 10 a second, not 30,000

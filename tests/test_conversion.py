@@ -197,3 +197,10 @@ def test_bridge_bounds_each_update_to_a_tail():
 def test_bridge_rejects_a_bad_bound():
     with pytest.raises(ValueError):
         V2ToV1Bridge(max_text_chars=0)
+
+
+def test_conversion_errors_never_echo_raw_escapes_from_keys():
+    with pytest.raises(ConversionError) as info:
+        reject_terminal_surfaces({"\x1b]52;c;ZXZpbA==\x07": [{"type": "terminal", "terminalId": "t"}]})
+    assert "\x1b" not in str(info.value) and "\x07" not in str(info.value)
+    assert info.value.pointer == "/\x1b]52;c;ZXZpbA==\x07/0"  # the pointer itself stays exact

@@ -15,8 +15,11 @@ __all__ = ["Base64Error", "ConversionError", "ProtocolError"]
 
 
 def where(pointer: str) -> str:
-    """How a message names a JSON pointer: the pointer itself, or ``(root)`` for ``""``."""
-    return pointer or "(root)"
+    """How a message names a JSON pointer: the pointer itself, or ``(root)`` for ``""``. A pointer can hold an
+    object key chosen by the sender, so it is shown as one safe line (escapes as ``<U+001B>``)."""
+    from .display import safe_line  # errors is imported by everything; display imports nothing of ours
+
+    return safe_line(pointer) if pointer else "(root)"
 
 
 class Base64Error(ValueError):
