@@ -18,7 +18,6 @@ from libc.string cimport memcpy, memmove
 
 from ._base64 import as_base64_bytes, base64_error
 from ._options import STAT_KEYS, parse_options
-from ._unicode_policy import HOLD, apply_policy
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
@@ -59,13 +58,24 @@ cdef enum:
     S_ALT = 6
     S_OVERWRITTEN = 7
     S_OVERLAY = 8
-    N_COUNTED = 9  # the rest (policy counters) are counted by the shared Python policy
+    S_BIDI = 9
+    S_SEPARATORS = 10
+    S_TAGS = 11
+    S_INVISIBLE = 12
     N_STATS = 13
+
+# The Unicode policy (SPEC 2.5), as _unicode_policy applies it for the fallback.
+cdef enum:
+    POLICY_STANDARD = 0
+    POLICY_STRICT = 1
+    POLICY_OFF = 2
+    MAX_HELD = 7  # a black flag and up to 6 tag specs: what may still become a flag sequence
 
 # Output flags: which characters this call emitted that the (Python) Unicode policy must look at.
 cdef enum:
-    NEEDS_POLICY = 1
+    NEEDS_POLICY = 1  # a character every policy but "off" changes (separators: every policy)
     BLACK_FLAG = 2
+    INVISIBLE = 4  # an invisible format character: only unicode="strict" changes it
 
 cdef Py_ssize_t HUGE = (<Py_ssize_t>1) << 62
 
@@ -90,9 +100,16 @@ ctypedef struct Buf:
     uint32_t maxchar
     int flags
 
+cdef int _i
+
+# Bytes that always make exactly one code point in a text run: printable ASCII, and the bytes that are
+# never valid in UTF-8 (80-C1, F5-FF: each is U+FFFD on its own).
+cdef uint8_t ONE_CELL[256]
+for _i in range(256):
+    ONE_CELL[_i] = 0x20 <= _i < 0x7F or 0x80 <= _i <= 0xC1 or _i >= 0xF5
+
 # Byte classes for the base64 alphabet (RFC 4648 table 1); 64 = '=', 255 = invalid.
 cdef uint8_t B64[256]
-cdef int _i
 cdef bytes _ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 for _i in range(256):
     B64[_i] = 255
@@ -101,6 +118,13 @@ for _i in range(64):
 B64[0x3D] = 64
 
 assert len(STAT_KEYS) == N_STATS
+assert STAT_KEYS[S_BIDI] == "bidi_shown" and STAT_KEYS[S_INVISIBLE] == "invisible_shown"
+
+
+cdef inline bint invisible_char(uint32_t cp) noexcept nogil:
+    """An invisible format character (SPEC 2.5): shown by the strict policy only."""
+    return (cp == 0x200B or 0x2060 <= cp <= 0x2064 or cp == 0xFEFF or cp == 0xAD or cp == 0x180E or cp == 0x200E
+            or cp == 0x200F or cp == 0x61C)
 
 
 cdef inline bint policy_char(uint32_t cp) noexcept nogil:
@@ -135,8 +159,15 @@ cdef extern from *:
             i++;
         return i;
     }
-    /* Copy cells to dst while whole blocks of 16 are ordinary characters (0x20 <= c < 0xAD: no cell kind,
-       nothing for the Unicode policy); return how many were copied and OR them into *seen. A block is
+    /* An ordinary cell: a character that is no cell kind (< 0x20) and that nothing per character needs to
+       look at on the way out: not U+00AD-U+2FFF (where every Unicode-policy character below U+E0000 but
+       U+FEFF lies), not U+FEFF, not U+1F000 and above (the black flag, tag characters). CJK, U+FFFD and
+       most text are ordinary. */
+    static inline int acp_ordinary(uint32_t c) {
+        return (c - 0x20u < 0x8Du) | ((c - 0x3000u < 0x1C000u) & (c != 0xFEFFu));
+    }
+    /* Copy cells to dst while whole blocks of 16 are ordinary characters (see acp_ordinary); return how
+       many were copied and OR them into *seen (an OR keeps the str kind: 0x80, 0x100, 0x10000 bounds). A block is
        copied before it is checked (dst has room), so the loop has no early exit and vectorises; restrict
        tells the compiler the two arrays do not overlap. */
     static inline Py_ssize_t acp_copy_ordinary(uint32_t *restrict dst, const uint32_t *restrict src,
@@ -149,7 +180,7 @@ cdef extern from *:
                 uint32_t c = src[k + j];
                 dst[k + j] = c;
                 block |= c;
-                special |= (uint32_t)(c - 0x20u >= 0x8Du);
+                special |= (uint32_t)!acp_ordinary(c);
             }
             if (special)
                 break;
@@ -162,6 +193,7 @@ cdef extern from *:
     """
     Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) nogil
     Py_ssize_t acp_copy_ordinary(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
+    bint acp_ordinary(uint32_t c) nogil
 
 
 cdef int grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t initial) except -1:
@@ -192,7 +224,7 @@ cdef inline void note_char(Buf *buf, uint32_t cp) noexcept nogil:
         buf.maxchar = cp
     if cp >= 0xAD:
         if policy_char(cp):
-            buf.flags |= NEEDS_POLICY
+            buf.flags |= INVISIBLE if invisible_char(cp) else NEEDS_POLICY
         elif cp == 0x1F3F4:
             buf.flags |= BLACK_FLAG
 
@@ -272,16 +304,22 @@ cdef int line_text(Line *line, Buf *out) except -1:
     buf_reserve(out, n)
     while i < n:
         cp = cells[i]
-        if 0x20 <= cp < 0xAD and not pending:
+        if acp_ordinary(cp) and not pending:
             # Fast path: ordinary characters are copied 16 at a time. The checks have no early exit so
             # the compiler vectorises them; OR-ing the cells bounds the widest one by a value that selects
             # the same str kind (see buf_take).
             dst = out.data + out.len - i  # dst[k] is where cells[k] goes
-            k = i + acp_copy_ordinary(dst + i, cells + i, n - i, &seen)
-            while k < n and 0x20 <= cells[k] < 0xAD:
+            k = i
+            while k < n and k - i < 8 and acp_ordinary(cells[k]):  # short runs (text dense in specials)
                 dst[k] = cells[k]
                 seen |= cells[k]
                 k += 1
+            if k - i == 8:
+                k += acp_copy_ordinary(dst + k, cells + k, n - k, &seen)
+                while k < n and acp_ordinary(cells[k]):
+                    dst[k] = cells[k]
+                    seen |= cells[k]
+                    k += 1
             out.len += k - i
             i = k
             continue
@@ -316,6 +354,92 @@ cdef int line_text(Line *line, Buf *out) except -1:
         i += 1
     if seen > out.maxchar:
         out.maxchar = seen
+    return 0
+
+
+cdef inline bint tag_spec(uint32_t cp) noexcept nogil:
+    """A tag character that may stand in a flag sequence: U+E0030-U+E0039, U+E0061-U+E007A (UTS #51)."""
+    return 0xE0030 <= cp <= 0xE0039 or 0xE0061 <= cp <= 0xE007A
+
+
+cdef inline void put_shown(Buf *dst, uint32_t cp) noexcept nogil:
+    """``<U+XXXX>`` (uppercase hex, 4 digits: every shown character is in the BMP). The caller reserved 8."""
+    cdef uint32_t *d = dst.data + dst.len
+    cdef int k
+    cdef uint32_t nibble
+    d[0] = 0x3C  # <
+    d[1] = 0x55  # U
+    d[2] = 0x2B  # +
+    for k in range(4):
+        nibble = (cp >> (4 * (3 - k))) & 0xF
+        d[3 + k] = 0x30 + nibble if nibble < 10 else 0x37 + nibble
+    d[7] = 0x3E  # >
+    dst.len += 8
+
+
+cdef int policy_into(Buf *src, Buf *dst, int policy, int64_t *stats) except -1:
+    """SPEC 2.5's Unicode policy from ``src`` into ``dst`` (emptied first), counting into ``stats`` unless
+    NULL. The same decisions as _unicode_policy.apply_policy, character by character. Every character it
+    shows is in the BMP (U+00AD-U+FEFF), so each takes exactly 8 cells."""
+    cdef Py_ssize_t n = src.len, i = 0, j, m
+    cdef const uint32_t *data = src.data
+    cdef uint32_t cp, maxchar = 0x7F
+    cdef int64_t counts[4]
+    cdef int category
+    counts[0] = counts[1] = counts[2] = counts[3] = 0
+    dst.len = 0
+    dst.flags = 0
+    buf_reserve(dst, n + 64)
+    while i < n:
+        if dst.cap - dst.len < 16:
+            buf_reserve(dst, (n - i) + 64)
+        cp = data[i]
+        i += 1
+        if cp < 0xAD or not (policy_char(cp) or cp == 0x1F3F4):
+            dst.data[dst.len] = cp
+            dst.len += 1
+            if cp > maxchar:
+                maxchar = cp
+            continue
+        category = -1  # kept
+        if cp == 0x1F3F4:
+            if policy == POLICY_STANDARD:  # a whole flag sequence is kept: black flag, 2-6 specs, cancel tag
+                j = i
+                while j < n and j - i < 7 and tag_spec(data[j]):
+                    j += 1
+                if 2 <= j - i <= 6 and j < n and data[j] == 0xE007F:
+                    buf_reserve(dst, j + 1 - i + 1)
+                    dst.data[dst.len] = cp
+                    dst.len += 1
+                    for m in range(i, j + 1):
+                        dst.data[dst.len] = data[m]
+                        dst.len += 1
+                    i = j + 1
+                    maxchar = 0xE007F if maxchar < 0xE007F else maxchar
+                    continue
+        elif 0x202A <= cp <= 0x202E or 0x2066 <= cp <= 0x2069:  # bidi embeddings, overrides, isolates
+            category = -1 if policy == POLICY_OFF else 0
+        elif cp == 0x2028 or cp == 0x2029:  # never raw, in any policy
+            category = 1
+        elif 0xE0000 <= cp <= 0xE007F:  # tag characters: removed
+            category = -1 if policy == POLICY_OFF else 2
+        elif policy == POLICY_STRICT and invisible_char(cp):
+            category = 3
+        if category < 0:
+            dst.data[dst.len] = cp
+            dst.len += 1
+            if cp > maxchar:
+                maxchar = cp
+        else:
+            counts[category] += 1
+            if category != 2:
+                put_shown(dst, cp)
+    dst.maxchar = maxchar
+    if stats != NULL:
+        stats[S_BIDI] += counts[0]
+        stats[S_SEPARATORS] += counts[1]
+        stats[S_TAGS] += counts[2]
+        stats[S_INVISIBLE] += counts[3]
     return 0
 
 
@@ -364,7 +488,10 @@ cdef class TranscriptDecoder:
     cdef uint32_t rep_char  # last as it was when the current escape sequence began
     # strip
     cdef bint pending_cr
-    cdef str held
+    cdef uint32_t held[MAX_HELD]  # strip output that may still become a flag sequence
+    cdef int nheld
+    cdef int upolicy
+    cdef Buf pol  # the policy's output, swapped with out
     cdef Buf alt_held  # strip output held while the alternate screen is active
     cdef Buf *sink  # &out, or &alt_held on the alternate screen
     # output of the current call
@@ -397,6 +524,7 @@ cdef class TranscriptDecoder:
         self.keep_tabs = options.tabs == "keep"
         self.drop_alt = options.alt_screen == "drop"
         self._unicode = options.unicode
+        self.upolicy = ("standard", "strict", "off").index(options.unicode)
         self.live_lines = options.live_lines
         self.max_line_cells = options.max_line_cells
         self.max_live_cells = options.max_live_cells
@@ -416,6 +544,7 @@ cdef class TranscriptDecoder:
         for i in range(self.nspare):
             free(self.spare[i].cells)
         free(self.out.data)
+        free(self.pol.data)
         free(self.alt_held.data)
         free(self.scratch)
         free(self.cps)
@@ -441,10 +570,11 @@ cdef class TranscriptDecoder:
         if not self.render:
             return ""
         cdef Window *window = &self.overlay_origin
-        tmp.data = NULL
-        tmp.len = tmp.cap = 0
-        tmp.maxchar = 0
-        tmp.flags = 0
+        cdef Buf shown
+        tmp.data = shown.data = NULL
+        tmp.len = tmp.cap = shown.len = shown.cap = 0
+        tmp.maxchar = shown.maxchar = 0
+        tmp.flags = shown.flags = 0
         try:
             if self.in_overlay:  # the window under the overlay, then the overlay line (as a terminal shows it)
                 for i in range(window.count):
@@ -459,10 +589,13 @@ cdef class TranscriptDecoder:
                     if i:
                         buf_put(&tmp, 0x0A)
                     line_text(&self.lines[self.top + i], &tmp)
-            text = buf_take(&tmp)
+            if tmp.flags & NEEDS_POLICY or (tmp.flags & INVISIBLE and self.upolicy == POLICY_STRICT):
+                policy_into(&tmp, &shown, self.upolicy, NULL)
+                return buf_take(&shown)
+            return buf_take(&tmp)
         finally:
             free(tmp.data)
-        return apply_policy(text, self._unicode, None)
+            free(shown.data)
 
     def reset(self):
         """Forget the stream and the counters: the decoder is as new."""
@@ -472,7 +605,7 @@ cdef class TranscriptDecoder:
         self.out.len = 0
         self.out.maxchar = 0
         self.out.flags = 0
-        self.held = ""
+        self.nheld = 0
         self.reset_stream()
 
     def decode(self, data, final=False):
@@ -711,29 +844,39 @@ cdef class TranscriptDecoder:
         return 0
 
     cdef object take_output(self, bint final):
-        cdef int flags = self.out.flags
-        text = buf_take(&self.out)
-        if self.render:
-            if flags & NEEDS_POLICY:
-                text = self.policy(text)
-            return text
-        if not (flags or self.held):
-            return text
-        text = self.held + text
-        self.held = ""
-        if not final and self._unicode == "standard" and "\U0001f3f4" in text:
-            hold = HOLD.search(text)
-            if hold is not None:
-                self.held = text[hold.start():]
-                text = text[:hold.start()]
-        return self.policy(text)
-
-    cdef object policy(self, str text):
-        counts = dict.fromkeys(STAT_KEYS[N_COUNTED:], 0)
-        text = apply_policy(text, self._unicode, counts)
-        for i, key in enumerate(STAT_KEYS[N_COUNTED:]):
-            self.stats[N_COUNTED + i] += counts[key]
-        return text
+        """This call's output as a str, the Unicode policy applied (in C: SPEC 2.5's table, as the fallback's
+        _unicode_policy applies it). Strip mode holds back an end that may still become a flag sequence."""
+        cdef Buf *out = &self.out
+        cdef Buf swap
+        cdef Py_ssize_t i, j
+        if not self.render and self.nheld:
+            buf_reserve(out, self.nheld)
+            memmove(out.data + self.nheld, out.data, out.len * sizeof(uint32_t))
+            for i in range(self.nheld):
+                out.data[i] = self.held[i]
+                note_char(out, self.held[i])
+            out.len += self.nheld
+            self.nheld = 0
+        if not self.render and not final and self.upolicy == POLICY_STANDARD and out.flags & BLACK_FLAG:
+            j = out.len  # the end is a black flag and at most 6 tag specs: hold it (HOLD in the fallback)
+            while j > 0 and out.len - j < 6 and tag_spec(out.data[j - 1]):
+                j -= 1
+            if j > 0 and out.data[j - 1] == 0x1F3F4:
+                self.nheld = <int>(out.len - j + 1)
+                for i in range(self.nheld):
+                    self.held[i] = out.data[j - 1 + i]
+                out.len = j - 1
+                out.maxchar = 0  # recomputed: a str must be built at its narrowest kind
+                for i in range(out.len):
+                    if out.data[i] > out.maxchar:
+                        out.maxchar = out.data[i]
+        if out.flags & NEEDS_POLICY or (out.flags & INVISIBLE and self.upolicy == POLICY_STRICT):
+            policy_into(out, &self.pol, self.upolicy, self.stats)
+            swap = self.out
+            self.out = self.pol
+            self.pol = swap
+            self.pol.len = 0
+        return buf_take(&self.out)
 
     cdef int finish(self) except -1:
         if self.u8_need:
@@ -762,7 +905,7 @@ cdef class TranscriptDecoder:
         while pos < n:
             if self.state == GROUND:
                 byte = data[pos]
-                if not self.u8_need and (0x20 <= byte < 0x7F or 0xC2 <= byte <= 0xF4):
+                if not self.u8_need and 0x20 <= byte and byte != 0x7F:
                     end = self.text_run(data, pos, n)
                     if end > pos:
                         pos = end
@@ -807,12 +950,13 @@ cdef class TranscriptDecoder:
         a C1 code point) is left to the byte-by-byte path, so the result is the same as printing one code
         point at a time. SGR sequences inside the run are skipped (counted): they have no effect on text,
         and colored output then costs one write per stretch of text, as in the fallback."""
-        cdef Py_ssize_t i = pos + acp_ascii_run(data + pos, n - pos), k = 0, j, size, end
+        cdef Py_ssize_t i = pos + acp_ascii_run(data + pos, n - pos), k = 0, j, size, end, m
+        cdef int64_t invalid = 0, c1 = 0, sgr = 0  # counted here, added once: no store per byte
         cdef bint ended_on_sgr = False
         cdef uint8_t b, b1
         cdef uint32_t cp
         cdef uint32_t *cps
-        if i == n or ((data[i] < 0xC2 or data[i] > 0xF4) and not sgr_end(data, i, n)):
+        if i == n or (data[i] < 0x80 and not sgr_end(data, i, n)):
             if i > pos:
                 self.print_ascii(data + pos, i - pos)
             return i
@@ -823,8 +967,12 @@ cdef class TranscriptDecoder:
             k += 1
         while i < n:
             b = data[i]
-            if 0x20 <= b < 0x7F:
-                cps[k] = b
+            if ONE_CELL[b]:
+                # Printable ASCII, or a byte never valid in UTF-8 (a maximal subpart of its own: one U+FFFD).
+                # Both make exactly one code point, without a branch on which: text mixed with invalid
+                # bytes, or random binary, does not pay for a mispredicted branch per byte.
+                cps[k] = b + (b >> 7) * (0xFFFD - b)
+                invalid += b >> 7
                 k += 1
                 i += 1
                 ended_on_sgr = False
@@ -833,36 +981,56 @@ cdef class TranscriptDecoder:
                 end = sgr_end(data, i, n)
                 if not end:
                     break
-                self.stats[S_SEQUENCES] += 1
+                sgr += 1
                 i = end
                 ended_on_sgr = True
                 continue
-            if b < 0xC2 or b > 0xF4:
-                break
+            if b < 0x80:
+                break  # a C0 control, ESC or DEL: the caller's
+            ended_on_sgr = False
+            if b < 0xC2 or b > 0xF4:  # never valid in UTF-8: a maximal subpart of its own, one U+FFFD
+                invalid += 1
+                cps[k] = 0xFFFD
+                k += 1
+                i += 1
+                continue
             size = 2 if b < 0xE0 else (3 if b < 0xF0 else 4)
-            if i + size > n:
-                break  # incomplete here: the byte path carries it to the next chunk
-            b1 = data[i + 1]
-            if size == 2:
+            # The longest valid prefix (WHATWG / Unicode "maximal subpart"): the second byte's range depends
+            # on the lead (no overlongs, no surrogates, nothing past U+10FFFF), the others are 80-BF.
+            m = 1
+            while m < size and i + m < n:
+                b1 = data[i + m]
+                if m == 1 and (b == 0xE0 and b1 < 0xA0 or b == 0xED and b1 > 0x9F
+                               or b == 0xF0 and b1 < 0x90 or b == 0xF4 and b1 > 0x8F):
+                    break
                 if b1 & 0xC0 != 0x80:
                     break
+                m += 1
+            if m < size:
+                if i + m >= n:
+                    break  # incomplete here: the byte path carries it to the next chunk
+                invalid += m  # a valid prefix cut by a byte that cannot follow: one U+FFFD
+                cps[k] = 0xFFFD
+                k += 1
+                i += m
+                continue
+            b1 = data[i + 1]
+            if size == 2:
                 cp = ((b & 0x1F) << 6) | (b1 & 0x3F)
-                if cp <= 0x9F:
-                    break  # C1: counted on the byte path
+                if cp <= 0x9F:  # a decoded C1 control: no effect, never emitted (SPEC 2.2)
+                    c1 += 1
+                    i += 2
+                    continue
             elif size == 3:
-                if (b1 & 0xC0 != 0x80 or data[i + 2] & 0xC0 != 0x80 or (b == 0xE0 and b1 < 0xA0)
-                        or (b == 0xED and b1 > 0x9F)):
-                    break
                 cp = ((b & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (data[i + 2] & 0x3F)
             else:
-                if (b1 & 0xC0 != 0x80 or data[i + 2] & 0xC0 != 0x80 or data[i + 3] & 0xC0 != 0x80
-                        or (b == 0xF0 and b1 < 0x90) or (b == 0xF4 and b1 > 0x8F)):
-                    break
                 cp = ((b & 0x07) << 18) | ((b1 & 0x3F) << 12) | ((data[i + 2] & 0x3F) << 6) | (data[i + 3] & 0x3F)
             cps[k] = cp
             k += 1
             i += size
-            ended_on_sgr = False
+        self.stats[S_INVALID] += invalid
+        self.stats[S_C1] += c1
+        self.stats[S_SEQUENCES] += sgr
         if k:
             self.print_cps(cps, k)
         if ended_on_sgr:  # a REP after an SGR has nothing to repeat
@@ -914,10 +1082,23 @@ cdef class TranscriptDecoder:
         cdef Py_ssize_t i
         if self.render:
             return self.write_cps(cps, n)
+        cdef Buf *sink = self.sink
+        cdef uint32_t *dst
+        cdef uint32_t cp, seen = 0
         self.resolve_pending_cr()
-        buf_reserve(self.sink, n)
+        buf_reserve(sink, n)
+        dst = sink.data + sink.len
         for i in range(n):
-            buf_put(self.sink, cps[i])
+            cp = cps[i]
+            dst[i] = cp
+            seen |= cp  # an OR keeps the str kind (see acp_copy_ordinary)
+            if not acp_ordinary(cp):
+                note_char(sink, cp)
+        if seen > 0x10FFFF:
+            seen = 0x10FFFF  # still the widest kind, and a valid maximum for PyUnicode_New
+        if seen > sink.maxchar:
+            sink.maxchar = seen
+        sink.len += n
         return self.bound_alt_held()
 
     cdef inline int resolve_pending_cr(self) except -1:

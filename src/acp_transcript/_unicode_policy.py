@@ -30,17 +30,33 @@ _PATTERNS = {
 #: streamed strip output holds it back so that any chunking gives the same result.
 HOLD = re.compile(f"\U0001f3f4[{_TAG_SPEC}]{{0,6}}\\Z")
 
-_BIDI_SET = frozenset(chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+_FLAG_RE = re.compile(_FLAG)
+# What each policy does, per category: shown as <U+XXXX> or removed. The work is done by str.replace /
+# str.count per character present and one regex subn for the tags, all at C speed (no Python call per
+# character), so text dense in such characters is not a slow path (SPEC 2.5; issue: hostile slow paths).
+_SHOWN = {
+    "bidi_shown": ([*range(0x202A, 0x202F), *range(0x2066, 0x206A)], ("standard", "strict")),
+    "separators_shown": ([0x2028, 0x2029], ("standard", "strict", "off")),
+    "invisible_shown": ([0x200B, *range(0x2060, 0x2065), 0xFEFF, 0xAD, 0x180E, 0x200E, 0x200F, 0x61C], ("strict",)),
+}
+_TAG_PATTERN = re.compile(f"[{_TAGS}]")
 
 
-def _category(ch: str) -> str:
-    if ch in _BIDI_SET:
-        return "bidi_shown"
-    if ch in _SEPARATORS:
-        return "separators_shown"
-    if "\U000e0000" <= ch <= "\U000e007f":
-        return "tags_removed"
-    return "invisible_shown"
+def _translate(text: str, policy: str, stats: dict[str, int] | None) -> str:
+    for name, (codes, policies) in _SHOWN.items():
+        if policy not in policies:
+            continue
+        for code in codes:
+            ch = chr(code)
+            if ch in text:
+                if stats is not None:
+                    stats[name] += text.count(ch)
+                text = text.replace(ch, f"<U+{code:04X}>")
+    if policy != "off":
+        text, removed = _TAG_PATTERN.subn("", text)
+        if stats is not None:
+            stats["tags_removed"] += removed
+    return text
 
 
 def apply_policy(text: str, policy: str, stats: dict[str, int] | None) -> str:
@@ -51,17 +67,17 @@ def apply_policy(text: str, policy: str, stats: dict[str, int] | None) -> str:
     """
     if text.isascii():
         return text
-    pattern = _PATTERNS[policy]
-    if pattern.search(text) is None:
+    if _PATTERNS[policy].search(text) is None:
         return text
-
-    def replace(match: re.Match[str]) -> str:
-        if match.group(1):  # a whole flag sequence: kept as is
-            return match.group(1)
-        ch = match.group()
-        category = _category(ch)
-        if stats is not None:
-            stats[category] += 1
-        return "" if category == "tags_removed" else f"<U+{ord(ch):04X}>"
-
-    return pattern.sub(replace, text)
+    if policy != "standard" or "\U0001f3f4" not in text:
+        return _translate(text, policy, stats)
+    # Standard policy: a whole flag sequence (black flag, 2-6 tag specs, cancel tag) is kept as it is;
+    # the text between flag sequences is translated.
+    pieces = []
+    at = 0
+    for match in _FLAG_RE.finditer(text):
+        pieces.append(_translate(text[at : match.start()], policy, stats))
+        pieces.append(match.group())
+        at = match.end()
+    pieces.append(_translate(text[at:], policy, stats))
+    return "".join(pieces)
