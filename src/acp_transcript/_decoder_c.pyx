@@ -108,6 +108,12 @@ cdef uint8_t ONE_CELL[256]
 for _i in range(256):
     ONE_CELL[_i] = 0x20 <= _i < 0x7F or 0x80 <= _i <= 0xC1 or _i >= 0xF5
 
+# C0 controls with no effect in the ground state, in either mode (all but BS, HT, LF, VT, FF, CR, ESC): a
+# text run counts them and goes on (SPEC 2.2), as the fallback's run does.
+cdef uint8_t IGNORED_CONTROL[256]
+for _i in range(256):
+    IGNORED_CONTROL[_i] = _i < 0x20 and not (0x08 <= _i <= 0x0D or _i == 0x1B)
+
 # Byte classes for the base64 alphabet (RFC 4648 table 1); 64 = '=', 255 = invalid.
 cdef uint8_t B64[256]
 cdef bytes _ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -905,7 +911,7 @@ cdef class TranscriptDecoder:
         while pos < n:
             if self.state == GROUND:
                 byte = data[pos]
-                if not self.u8_need and 0x20 <= byte and byte != 0x7F:
+                if not self.u8_need and (byte >= 0x20 or IGNORED_CONTROL[byte]):
                     end = self.text_run(data, pos, n)
                     if end > pos:
                         pos = end
@@ -951,12 +957,13 @@ cdef class TranscriptDecoder:
         point at a time. SGR sequences inside the run are skipped (counted): they have no effect on text,
         and colored output then costs one write per stretch of text, as in the fallback."""
         cdef Py_ssize_t i = pos + acp_ascii_run(data + pos, n - pos), k = 0, j, size, end, m
-        cdef int64_t invalid = 0, c1 = 0, sgr = 0  # counted here, added once: no store per byte
+        cdef int64_t invalid = 0, c1 = 0, sgr = 0, controls = 0  # counted here, added once
         cdef bint ended_on_sgr = False
         cdef uint8_t b, b1
         cdef uint32_t cp
         cdef uint32_t *cps
-        if i == n or (data[i] < 0x80 and not sgr_end(data, i, n)):
+        if i == n or (data[i] < 0x80 and not sgr_end(data, i, n) and not IGNORED_CONTROL[data[i]]
+                      and data[i] != 0x7F):
             if i > pos:
                 self.print_ascii(data + pos, i - pos)
             return i
@@ -986,7 +993,26 @@ cdef class TranscriptDecoder:
                 ended_on_sgr = True
                 continue
             if b < 0x80:
-                break  # a C0 control, ESC or DEL: the caller's
+                if IGNORED_CONTROL[b]:  # no effect but on REP: it has nothing to repeat after a control
+                    controls += 1
+                    i += 1
+                    ended_on_sgr = True
+                    continue
+                if b == 0x7F:  # DEL: ignored outright (Williams, tmux); REP still reaches past it
+                    controls += 1
+                    i += 1
+                    continue
+                if b == 0x1B:
+                    break  # an ESC that starts no SGR: the caller's
+                # BS, HT, LF, VT, FF, CR: executed here, in order, after the text before them, exactly as the
+                # caller would; binary noise and short lines then cost no return to the caller per control.
+                if k:
+                    self.print_cps(cps, k)
+                    k = 0
+                self.execute(b)
+                ended_on_sgr = False
+                i += 1
+                continue
             ended_on_sgr = False
             if b < 0xC2 or b > 0xF4:  # never valid in UTF-8: a maximal subpart of its own, one U+FFFD
                 invalid += 1
@@ -1031,9 +1057,10 @@ cdef class TranscriptDecoder:
         self.stats[S_INVALID] += invalid
         self.stats[S_C1] += c1
         self.stats[S_SEQUENCES] += sgr
+        self.stats[S_CONTROLS] += controls
         if k:
             self.print_cps(cps, k)
-        if ended_on_sgr:  # a REP after an SGR has nothing to repeat
+        if ended_on_sgr:  # a REP after an SGR or a control has nothing to repeat
             self.last = self.rep_char = 0
         return i
 
