@@ -43,6 +43,8 @@ cdef enum:
 cdef enum:
     SPARE_LINES = 16
     SPARE_MAX_CAP = 4096  # larger buffers are freed, so that one long line does not stay allocated
+    RUN_SLICE = 65536  # bytes of one text run at most: the decoded run buffer is bounded by it
+    KEEP_BUFFER = 1 << 20  # cells: a per-call buffer that grew past this is freed after the call
     MAX_PARAMS = 32
     MAX_PARAM = 65535
     MAX_INTERMEDIATES = 2
@@ -274,6 +276,19 @@ cdef inline int line_reserve(Line *line, Py_ssize_t size) except -1:
     if size > line.cap:
         grow(<void **>&line.cells, &line.cap, size, sizeof(uint32_t), 64)
     return 0
+
+
+cdef inline void line_shrink(Line *line) noexcept:
+    """A line that lost most of its cells gives the memory back: a window's memory is then bounded by its
+    cells (max_live_cells), not by what its lines once held."""
+    cdef void *smaller
+    cdef Py_ssize_t cap
+    if line.cap > SPARE_MAX_CAP and line.len * 4 < line.cap:
+        cap = line.len * 2 if line.len * 2 > 64 else 64
+        smaller = realloc(line.cells, cap * sizeof(uint32_t))
+        if smaller != NULL:  # a failed shrink keeps the larger buffer, which is still valid
+            line.cells = <uint32_t *>smaller
+            line.cap = cap
 
 
 cdef inline void line_trim(Line *line) noexcept nogil:
@@ -531,7 +546,9 @@ cdef class TranscriptDecoder:
         self.drop_alt = options.alt_screen == "drop"
         self._unicode = options.unicode
         self.upolicy = ("standard", "strict", "off").index(options.unicode)
-        self.live_lines = options.live_lines
+        # A window never holds more lines than cells (SPEC 2.3 bounds): live_lines=2**40 and a stream of LFs
+        # must not keep a million empty lines per megabyte.
+        self.live_lines = min(options.live_lines, options.max_live_cells)
         self.max_line_cells = options.max_line_cells
         self.max_live_cells = options.max_live_cells
         self.max_jump = options.max_jump
@@ -659,6 +676,10 @@ cdef class TranscriptDecoder:
             raise base64_error(as_base64_bytes(chunk))
         if size:
             self.feed(self.scratch, size)
+        if self.scratch_cap > KEEP_BUFFER:  # one huge chunk must not keep its decoded bytes allocated
+            free(self.scratch)
+            self.scratch = NULL
+            self.scratch_cap = 0
         if final:
             self.finish()
         return self.take_output(final)
@@ -882,7 +903,16 @@ cdef class TranscriptDecoder:
             self.out = self.pol
             self.pol = swap
             self.pol.len = 0
-        return buf_take(&self.out)
+        text = buf_take(&self.out)
+        if self.out.cap > KEEP_BUFFER:  # memory between calls is the window's, not the last output's
+            free(self.out.data)
+            self.out.data = NULL
+            self.out.cap = 0
+        if self.pol.cap > KEEP_BUFFER:
+            free(self.pol.data)
+            self.pol.data = NULL
+            self.pol.cap = 0
+        return text
 
     cdef int finish(self) except -1:
         if self.u8_need:
@@ -912,7 +942,9 @@ cdef class TranscriptDecoder:
             if self.state == GROUND:
                 byte = data[pos]
                 if not self.u8_need and (byte >= 0x20 or IGNORED_CONTROL[byte]):
-                    end = self.text_run(data, pos, n)
+                    # At most RUN_SLICE bytes per run, so the run buffer stays small whatever the chunk size
+                    # (a sequence cut at the slice's end is finished by the byte path, as at a chunk's end).
+                    end = self.text_run(data, pos, n if n - pos <= RUN_SLICE else pos + RUN_SLICE)
                     if end > pos:
                         pos = end
                         continue
@@ -1692,6 +1724,7 @@ cdef class TranscriptDecoder:
             for i in range(start, stop):
                 line.cells[i] = BLANK
         line_trim(line)
+        line_shrink(line)
         self.cells += line.len - size
         return 0
 
@@ -1744,6 +1777,7 @@ cdef class TranscriptDecoder:
         memmove(line.cells + col, line.cells + stop, (size - stop) * sizeof(uint32_t))
         line.len = size - (stop - col)
         line_trim(line)
+        line_shrink(line)
         self.cells += line.len - size
         return 0
 

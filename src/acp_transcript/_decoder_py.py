@@ -199,7 +199,9 @@ class TranscriptDecoder:
         self._keep_tabs = options.tabs == "keep"
         self._drop_alt = options.alt_screen == "drop"
         self._unicode = options.unicode
-        self._live_lines = options.live_lines
+        # A window never holds more lines than cells: live_lines=2**40 and a stream of LFs must not keep
+        # a million empty lines per megabyte.
+        self._live_lines = min(options.live_lines, options.max_live_cells)
         self._max_line_cells = options.max_line_cells
         self._max_live_cells = options.max_live_cells
         self._max_jump = options.max_jump
