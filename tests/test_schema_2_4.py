@@ -217,3 +217,20 @@ def test_unknown_agent_uses_the_legacy_output_option(store):
     assert r.transcript == EXPECTED["claude-agent-acp"][1]
     with pytest.raises(ValueError):
         TerminalStore(legacy_output="merge")
+
+
+def test_max_transcript_chars_drops_whole_lines_from_the_head_and_says_so(store):
+    store = TerminalStore(max_transcript_chars=25, live_lines=1)
+    for n in range(10):
+        store.apply(terminal_output_chunk("t", b"line %d\n" % n))
+    terminal = store["t"]
+    assert terminal.committed == "line 7\nline 8\nline 9\n"
+    assert terminal.transcript == "[49 earlier characters not kept]\nline 7\nline 8\nline 9\n"
+    assert terminal.transcript_dropped == 7 * 7 and terminal.committed_lines == 3
+
+
+def test_default_bound_on_terminals():
+    from acp_transcript.terminals import DEFAULT_MAX_TERMINALS
+
+    assert TerminalStore().max_terminals == DEFAULT_MAX_TERMINALS
+    assert TerminalStore(max_terminals=None).max_terminals is None

@@ -67,6 +67,10 @@ UNSET: Any = OMITTED
 TERMINAL_UPDATE = "terminal_update"
 TERMINAL_OUTPUT_CHUNK = "terminal_output_chunk"
 STATE_UPDATE = "state_update"
+#: Terminals one store keeps at most unless told otherwise: a hostile session cannot make a Client keep an
+#: unbounded number (each costs a few KiB plus its window). A session of an agent that runs one terminal per
+#: command stays far below it; pass ``max_terminals=None`` to lift it.
+DEFAULT_MAX_TERMINALS = 10_000
 # v1 and v2 tool-call updates whose content may reference a terminal (v2 streams content in chunks too).
 TOOL_CALL_KINDS = ("tool_call", "tool_call_update", "tool_call_content_chunk")
 
@@ -84,7 +88,13 @@ class Terminal:
     gives only the committed text not returned before, for a UI that appends (SPEC 3.1 rev 2).
     """
 
-    def __init__(self, terminal_id: str, decoder_options: dict[str, Any], max_output_bytes: int | None) -> None:
+    def __init__(
+        self,
+        terminal_id: str,
+        decoder_options: dict[str, Any],
+        max_output_bytes: int | None,
+        max_transcript_chars: int | None = None,
+    ) -> None:
         self.terminal_id = terminal_id
         self.command: str | None = None
         self.cwd: str | None = None
@@ -104,7 +114,10 @@ class Terminal:
         self._committed = ""  # committed text, joined
         self.committed_lines = 0  # newlines in the committed text
         self._pending: list[str] = []  # committed pieces not yet joined into _committed
+        self._pending_chars = 0
         self._popped = 0  # how much of the committed text pop_committed() has returned
+        self._max_transcript_chars = max_transcript_chars
+        self.transcript_dropped = 0  # committed characters dropped from the head (max_transcript_chars)
 
     def __repr__(self) -> str:
         return f"<Terminal {self.terminal_id!r} command={self.command!r} exit_status={self.exit_status!r}>"
@@ -119,6 +132,18 @@ class Terminal:
         if self._pending:
             self._committed += "".join(self._pending)
             self._pending.clear()
+            self._pending_chars = 0
+            limit = self._max_transcript_chars
+            if limit is not None and len(self._committed) > limit:
+                # Drop whole lines from the head (SPEC 3 rev 2: the store's memory is bounded too).
+                cut = len(self._committed) - limit
+                newline = self._committed.find("\n", cut - 1)
+                cut = newline + 1 if 0 <= newline < len(self._committed) - 1 else cut
+                dropped = self._committed[:cut]
+                self.committed_lines -= dropped.count("\n")
+                self.transcript_dropped += cut
+                self._popped = max(self._popped - cut, 0)
+                self._committed = self._committed[cut:]
         return self._committed
 
     @property
@@ -128,7 +153,11 @@ class Terminal:
 
     @property
     def transcript(self) -> str:
-        return self.committed + self._decoder.live
+        """The committed text and the live window; after a line saying so when the store's
+        ``max_transcript_chars`` dropped earlier text."""
+        committed = self.committed
+        note = f"[{self.transcript_dropped} earlier characters not kept]\n" if self.transcript_dropped else ""
+        return note + committed + self._decoder.live
 
     def pop_committed(self) -> str:
         """The committed text not returned by an earlier call (a snapshot starts it over)."""
@@ -184,6 +213,7 @@ class Terminal:
         self.committed_lines = 0
         self._pending = []
         self._popped = 0
+        self.transcript_dropped = 0
         self._append_output(data)
 
     def _append_output(self, data: bytes) -> None:
@@ -202,6 +232,11 @@ class Terminal:
         if text:
             self._pending.append(text)
             self.committed_lines += text.count("\n")
+            self._pending_chars += len(text)
+            limit = self._max_transcript_chars
+            if limit is not None and self._pending_chars > limit:
+                self._pending_chars = 0
+                _ = self.committed  # fold and bound now: nothing may grow unread
 
 
 @dataclass(frozen=True)
@@ -241,14 +276,19 @@ class TerminalStore:
         legacy_meta: bool = True,
         legacy_output: str = "append",
         max_output_bytes: int | None = None,
-        max_terminals: int | None = None,
+        max_transcript_chars: int | None = None,
+        max_terminals: int | None = DEFAULT_MAX_TERMINALS,
         **decoder_options: Any,
     ) -> None:
         unknown = sorted(set(decoder_options) - set(Options._fields))
         if unknown:
             raise TypeError(f"TerminalStore() got an unexpected keyword argument {unknown[0]!r}")
         parse_options(**decoder_options)  # fail now, not at the first terminal
-        for name, value in (("max_output_bytes", max_output_bytes), ("max_terminals", max_terminals)):
+        for name, value in (
+            ("max_output_bytes", max_output_bytes),
+            ("max_transcript_chars", max_transcript_chars),
+            ("max_terminals", max_terminals),
+        ):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
                 raise ValueError(f"{name} must be a non-negative int or None")
         if legacy_output not in LEGACY_OUTPUT:
@@ -257,6 +297,7 @@ class TerminalStore:
         self.legacy_meta = legacy_meta
         self.legacy_output = legacy_output
         self.max_output_bytes = max_output_bytes
+        self.max_transcript_chars = max_transcript_chars
         self.max_terminals = max_terminals
         self.decoder_options = decoder_options
         self.agent_name: str | None = None  # from the session's `initialize` response, once seen
@@ -366,7 +407,7 @@ class TerminalStore:
     def _terminal(self, terminal_id: str) -> Terminal:
         terminal = self._terminals.get(terminal_id)
         if terminal is None:  # RFD: the first update for an unseen ID creates it, every field unknown
-            terminal = Terminal(terminal_id, self.decoder_options, self.max_output_bytes)
+            terminal = Terminal(terminal_id, self.decoder_options, self.max_output_bytes, self.max_transcript_chars)
             self._terminals[terminal_id] = terminal
         return terminal
 
