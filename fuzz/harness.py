@@ -75,4 +75,9 @@ def seeds() -> list[bytes]:
         b"one\ntwo\x1b[A\x1b[2D\x1b[J", b"\x1b[?1049hx\x1b[?1049ly", b"ab\x1b[65535b", "\u202e\U0001f3f4\U000e0067".encode(),
         b"cGFzc2VkDQo=", b"x\x1b[" + b"9" * 40 + b"C", b"\x1b_G" + b"A" * 50 + b"\n\n",
     ]
-    return [header + body for body in bodies for header in (b"\x00\x00\x00", b"\x81\x07\x05", b"\x9a\x11\x01")]
+    small = [header + body for body in bodies for header in (b"\x00\x00\x00", b"\x81\x07\x05", b"\x9a\x11\x01")]
+    # Full-length lines with the default options (header 0: one chunk), then the sequences that edit a
+    # whole line: the inputs whose cost the bounds are about.
+    full = b"x" * 65536
+    edits = [b"\x1b[65535b\r", b"\x1b[65000G\x1b[1K", b"\r\x1b[65535X", b"\r\x1b[1@", b"\r\x1b[1P", b"\x1b[2K"]
+    return small + [b"\x00\x00\x00" + full + edit * 64 for edit in edits]
