@@ -2,10 +2,11 @@
 time linear in the input (MB/s does not fall with size), peak memory independent of the input size
 (strip mode) or bounded by the live-window limits (render mode), output within a constant factor.
 
-    python benchmarks/bounds.py [--sizes 1,10,100] [--impl c|py]
+    python benchmarks/bounds.py [--sizes 1,10,100] [--impl c|py] [--only NAME,...] [--store 10000,100000]
 
 Each measurement runs in its own process, so its peak RSS is its own; input is generated block by block
-and fed in 64 KiB chunks, so the input itself never sits in memory.
+and fed in 64 KiB chunks, so the input itself never sits in memory. ``--store`` measures the layers around
+the decoder (store, bridge, replay) with N items instead.
 """
 
 from __future__ import annotations
@@ -25,13 +26,26 @@ CASES = {
     "huge repeats (REP)": ("b''", "b'x\\x1b[65535b' * 6553"),
     "huge inserts (ICH)": ("b''", "b'x\\x1b[65535@' * 6553"),
     "tabs": ("b''", "b'x\\t' * 32768"),
+    # the hostile rows of the security audit (README: Security); each block is repeated to the size
+    "dense U+202E": ("b''", "'a\\u202eb'.encode() * 13107"),
+    "dense U+2028 + tags": ("b''", "('\\u2028x\\U000e0041'.encode()) * 8192"),
+    "random binary": ("b''", "__import__('random').Random(1).randbytes(1 << 20)"),
+    "text + invalid UTF-8": ("b''", "b'hello \\xff\\xfe world \\xc3( ' * 3277"),
+    "REP full line + CR": ("b'x' * 65536", "b'x\\x1b[65535b\\r' * 6553"),
+    "EL 1 near the end of a full line": ("b'x' * 65536 + b'\\x1b[65000G'", "b'\\x1b[1K' * 16384"),
+    "ECH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[65535X' * 8192"),
+    "ICH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[1@' * 16384"),
+    "DCH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[1P' * 16384"),
+    "LF flood (live_lines=2**40)": ("b''", "b'\\n' * 65536"),
 }
+# Options for a case (default: the decoder's defaults).
+OPTIONS = {"LF flood (live_lines=2**40)": {"live_lines": 2**40}}
 
 CHILD = r"""
 import resource, sys, time
 from acp_transcript import {module} as impl
 start, block, size_mb, mode = {start}, {block}, {size_mb}, {mode!r}
-decoder = impl.TranscriptDecoder(mode=mode)
+decoder = impl.TranscriptDecoder(mode=mode, **{options!r})
 total_in = total_out = 0
 target = size_mb * 1_000_000
 t0 = time.perf_counter()
@@ -47,8 +61,8 @@ print({{"seconds": seconds, "in": total_in, "out": total_out,
 """
 
 
-def measure(module: str, start: str, block: str, size_mb: int, mode: str) -> dict:
-    code = CHILD.format(module=module, start=start, block=block, size_mb=size_mb, mode=mode)
+def measure(module: str, start: str, block: str, size_mb: int, mode: str, options: dict | None = None) -> dict:
+    code = CHILD.format(module=module, start=start, block=block, size_mb=size_mb, mode=mode, options=options or {})
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return json.loads(out.replace("'", '"'))
 
@@ -57,19 +71,109 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1,10,100")
     parser.add_argument("--impl", choices=("c", "py"), default="c")
+    parser.add_argument("--only", help="comma-separated case names (default: all)")
+    parser.add_argument("--modes", default="render,strip")
+    parser.add_argument("--store", help="measure the store, bridge and replay rows with these item counts")
     args = parser.parse_args()
+    if args.store:
+        store_rows([int(n) for n in args.store.split(",")], args.impl)
+        return
     module = "_decoder_c" if args.impl == "c" else "_decoder_py"
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"{module}: MB/s | peak RSS MB | output chars per input byte, for inputs of {sizes} MB")
     print("| case | mode | " + " | ".join(f"{s} MB" for s in sizes) + " |")
     print("|---|---|" + "---|" * len(sizes))
+    only = set(args.only.split(",")) if args.only else None
     for name, (start, block) in CASES.items():
-        for mode in ("render", "strip"):
+        if only and name not in only:
+            continue
+        for mode in args.modes.split(","):
             cells = []
             for size in sizes:
-                r = measure(module, start, block, size, mode)
+                r = measure(module, start, block, size, mode, OPTIONS.get(name))
                 cells.append(f"{r['in'] / r['seconds'] / 1e6:.0f} MB/s, {r['rss_mb']:.0f} MB, {r['out'] / r['in']:.2f}")
             print(f"| {name} | {mode} | " + " | ".join(cells) + " |", flush=True)
+
+
+STORE_CHILD = r"""
+import base64, json, resource, sys, time
+sys.path.insert(0, {bench!r})
+{impl_env}
+from acp_transcript import TerminalStore, V2ToV1Bridge, check_batch, terminal_output_chunk, terminal_update
+from acp_transcript.replay import Replay
+n, case = {n}, {case!r}
+t0 = time.perf_counter()
+if case == "transcript read after every chunk":
+    store = TerminalStore()
+    for i in range(n):
+        store.apply(terminal_output_chunk("t", b"line %d\n" % i))
+        store["t"].transcript
+elif case == "pop_committed + live after every chunk":
+    store = TerminalStore()
+    for i in range(n):
+        store.apply(terminal_output_chunk("t", b"line %d\n" % i))
+        store["t"].pop_committed(), store["t"].live
+elif case == "tool calls linked to one terminal":
+    store = TerminalStore()
+    for i in range(n):
+        store.apply({{"sessionUpdate": "tool_call_update", "toolCallId": "c%d" % i,
+                     "content": [{{"type": "terminal", "terminalId": "t"}}]}})
+elif case == "legacy deltas without a terminal ID":
+    store = TerminalStore()
+    store.apply({{"sessionUpdate": "tool_call", "toolCallId": "c", "_meta": {{"terminal_info": {{"terminal_id": "t"}}}}}})
+    for i in range(n):
+        store.apply({{"sessionUpdate": "tool_call_update", "toolCallId": "c",
+                     "_meta": {{"terminal_output_delta": {{"data": "x\n"}}}}}})
+elif case == "check_batch of chunks for one terminal":
+    check_batch([terminal_output_chunk("t", b"x")] * n)
+elif case == "bridge: chunks into one tool call":
+    bridge = V2ToV1Bridge()
+    bridge.apply({{"sessionUpdate": "tool_call", "toolCallId": "c", "title": "t",
+                  "content": [{{"type": "terminal", "terminalId": "t"}}]}})
+    sent = 0
+    for i in range(n):
+        for params in bridge.apply(terminal_output_chunk("t", b"line %d\n" % i)):
+            sent += len(json.dumps(params))
+elif case == "replay: Zed export array":
+    import io
+    items = [{{"_direction": "incoming", "_type": "notification", "method": "session/update",
+              "params": {{"sessionId": "s", "update": terminal_output_chunk("t", b"x\n")}}}} for _ in range(n)]
+    Replay().read(io.BytesIO(json.dumps(items, indent=1).encode()))
+elif case == "terminals in one store":
+    store = TerminalStore(max_terminals=None)
+    for i in range(n):
+        store.apply(terminal_update("t%d" % i, command="ls"))
+seconds = time.perf_counter() - t0
+print(json.dumps({{"seconds": seconds, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+"""
+
+STORE_CASES = (
+    "transcript read after every chunk",
+    "pop_committed + live after every chunk",
+    "tool calls linked to one terminal",
+    "legacy deltas without a terminal ID",
+    "check_batch of chunks for one terminal",
+    "bridge: chunks into one tool call",
+    "replay: Zed export array",
+    "terminals in one store",
+)
+
+
+def store_rows(counts: list[int], impl: str) -> None:
+    import os
+
+    env = "import os; os.environ['ACP_TRANSCRIPT_NO_EXTENSIONS'] = '1'" if impl == "py" else ""
+    print(f"store/bridge/replay ({impl} core): seconds | peak RSS MB, for {counts} items")
+    print("| case | " + " | ".join(f"{n} items" for n in counts) + " |")
+    print("|---|" + "---|" * len(counts))
+    for case in STORE_CASES:
+        cells = []
+        for n in counts:
+            code = STORE_CHILD.format(bench=os.path.dirname(__file__), impl_env=env, n=n, case=case)
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+            r = json.loads(out)
+            cells.append(f"{r['seconds']:.2f} s, {r['rss_mb']:.0f} MB")
+        print(f"| {case} | " + " | ".join(cells) + " |", flush=True)
 
 
 if __name__ == "__main__":

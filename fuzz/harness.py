@@ -47,11 +47,15 @@ def check(data: bytes) -> None:
     options, chunks = split_input(data)
     compiled = _decoder_c.TranscriptDecoder(**options)
     python = _decoder_py.TranscriptDecoder(**options)
-    for chunk in chunks:
+    for index, chunk in enumerate(chunks):
         out = compiled.decode(chunk)
         assert out == python.decode(chunk), "decode() differs"
         assert_safe(out)
-        assert compiled.live == python.live, "live differs"
+        # live costs what the window holds; after every one of thousands of 2-byte chunks it would make
+        # the check quadratic, so it is compared after the first chunks and then every 64th.
+        if index < 16 or index % 64 == 0:
+            assert compiled.live == python.live, "live differs"
+    assert compiled.live == python.live, "live differs"
     out = compiled.decode(b"", final=True)
     assert out == python.decode(b"", final=True), "final decode() differs"
     assert_safe(out)

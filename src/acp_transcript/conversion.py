@@ -69,7 +69,7 @@ class _BridgedSession:
     store: TerminalStore
     content: dict[str, list[Any]] = field(default_factory=dict)  # tool call ID -> its last content list
     status: dict[str, str] = field(default_factory=dict)
-    sent: dict[str, int] = field(default_factory=dict)  # tool call ID -> hash of the update last emitted
+    sent: dict[str, dict[str, Any]] = field(default_factory=dict)  # tool call ID -> the update last emitted
 
 
 class V2ToV1Bridge:
@@ -92,7 +92,7 @@ class V2ToV1Bridge:
         *,
         session_id: str = "",
         max_output_bytes: int | None = 0,
-        max_text_chars: int | None = 65536,
+        max_text_chars: int | None = 16384,
         **decoder_options: Any,
     ) -> None:
         if max_text_chars is not None and (
@@ -148,9 +148,8 @@ class V2ToV1Bridge:
         out = []
         for tool_call_id in tool_calls:
             params = self._tool_call_update(session_id, session, tool_call_id)
-            signature = hash(repr(params))
-            if session.sent.get(tool_call_id) != signature:  # only when what the Client shows changed
-                session.sent[tool_call_id] = signature
+            if session.sent.get(tool_call_id) != params:  # only when what the Client shows changed
+                session.sent[tool_call_id] = params  # bounded: each text is at most max_text_chars
                 out.append(params)
         return out
 
