@@ -1,4 +1,5 @@
 # Type information for the compiled core; the Python twin (_decoder_py.py) has the same signatures.
+from collections.abc import Iterable
 from typing import Any
 
 class TranscriptDecoder:
@@ -26,3 +27,4 @@ class TranscriptDecoder:
     def decode_base64(self, chunk: str | bytes | bytearray | memoryview, final: bool = False) -> str: ...
 
 def sanitize(data: bytes | bytearray | memoryview, **options: Any) -> str: ...
+def sanitize_batch(items: Iterable[bytes | bytearray | memoryview], **options: Any) -> list[str]: ...

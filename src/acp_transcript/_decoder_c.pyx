@@ -10,10 +10,11 @@ per call with ``PyUnicode_New`` at the narrowest width. Python objects appear on
 """
 
 cimport cython
+import threading
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.unicode cimport PyUnicode_1BYTE_DATA, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_New
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove
 
 from ._base64 import as_base64_bytes, base64_error
@@ -45,6 +46,8 @@ cdef enum:
     SPARE_MAX_CAP = 4096  # larger buffers are freed, so that one long line does not stay allocated
     RUN_SLICE = 65536  # bytes of one text run at most: the decoded run buffer is bounded by it
     KEEP_BUFFER = 1 << 20  # cells: a per-call buffer that grew past this is freed after the call
+    GIL_FREE_BYTES = 4096  # inputs this large are decoded with the GIL released (smaller: not worth it)
+    BATCH_SLICE = 1024  # items of a batch decoded per release of the GIL
     MAX_PARAMS = 32
     MAX_PARAM = 65535
     MAX_INTERMEDIATES = 2
@@ -204,7 +207,7 @@ cdef extern from *:
     bint acp_ordinary(uint32_t c) nogil
 
 
-cdef int grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t initial) except -1:
+cdef int grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t initial) except -1 nogil:
     """Make ``*data`` (an array of ``*cap`` items of ``item`` bytes) hold at least ``need`` items, doubling."""
     cdef Py_ssize_t size = cap[0] * 2 if cap[0] else initial
     cdef void *grown
@@ -214,13 +217,14 @@ cdef int grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssi
         size *= 2
     grown = realloc(data[0], size * item)
     if grown == NULL:
-        raise MemoryError()
+        with gil:
+            raise MemoryError()
     data[0] = grown
     cap[0] = size
     return 0
 
 
-cdef inline int buf_reserve(Buf *buf, Py_ssize_t extra) except -1:
+cdef inline int buf_reserve(Buf *buf, Py_ssize_t extra) except -1 nogil:
     if buf.len + extra > buf.cap:
         grow(<void **>&buf.data, &buf.cap, buf.len + extra, sizeof(uint32_t), 256)
     return 0
@@ -237,13 +241,23 @@ cdef inline void note_char(Buf *buf, uint32_t cp) noexcept nogil:
             buf.flags |= BLACK_FLAG
 
 
-cdef inline int buf_put(Buf *buf, uint32_t cp) except -1:
+cdef inline int buf_put(Buf *buf, uint32_t cp) except -1 nogil:
     if buf.len == buf.cap:
         buf_reserve(buf, 1)
     buf.data[buf.len] = cp
     buf.len += 1
     note_char(buf, cp)
     return 0
+
+
+cdef str ucs4_str(const uint32_t *src, Py_ssize_t n, uint32_t maxchar):
+    """A str of the narrowest kind for ``maxchar`` from UCS-4 code points."""
+    cdef Buf view
+    view.data = <uint32_t *>src
+    view.len = view.cap = n
+    view.maxchar = maxchar
+    view.flags = 0
+    return buf_take(&view)
 
 
 cdef str buf_take(Buf *buf):
@@ -272,13 +286,13 @@ cdef str buf_take(Buf *buf):
     return text
 
 
-cdef inline int line_reserve(Line *line, Py_ssize_t size) except -1:
+cdef inline int line_reserve(Line *line, Py_ssize_t size) except -1 nogil:
     if size > line.cap:
         grow(<void **>&line.cells, &line.cap, size, sizeof(uint32_t), 64)
     return 0
 
 
-cdef inline void line_shrink(Line *line) noexcept:
+cdef inline void line_shrink(Line *line) noexcept nogil:
     """A line that lost most of its cells gives the memory back: a window's memory is then bounded by its
     cells (max_live_cells), not by what its lines once held."""
     cdef void *smaller
@@ -314,7 +328,7 @@ cdef inline Py_ssize_t written(const uint32_t *cells, Py_ssize_t start, Py_ssize
     return count
 
 
-cdef int line_text(Line *line, Buf *out) except -1:
+cdef int line_text(Line *line, Buf *out) except -1 nogil:
     """Mirror of _decoder_py.line_text: tab spans to \\t, trailing blanks dropped, other blanks to spaces."""
     cdef Py_ssize_t n = line.len, i = 0, pending = 0, need, k
     cdef uint32_t cp
@@ -398,7 +412,7 @@ cdef inline void put_shown(Buf *dst, uint32_t cp) noexcept nogil:
     dst.len += 8
 
 
-cdef int policy_into(Buf *src, Buf *dst, int policy, int64_t *stats) except -1:
+cdef int policy_into(Buf *src, Buf *dst, int policy, int64_t *stats) except -1 nogil:
     """SPEC 2.5's Unicode policy from ``src`` into ``dst`` (emptied first), counting into ``stats`` unless
     NULL. The same decisions as _unicode_policy.apply_policy, character by character. Every character it
     shows is in the BMP (U+00AD-U+FEFF), so each takes exactly 8 cells."""
@@ -515,6 +529,7 @@ cdef class TranscriptDecoder:
     cdef Buf pol  # the policy's output, swapped with out
     cdef Buf alt_held  # strip output held while the alternate screen is active
     cdef Buf *sink  # &out, or &alt_held on the alternate screen
+    cdef bint busy  # decoding with the GIL released: a second thread must not enter
     # output of the current call
     cdef Buf out
     # decode_base64 scratch space
@@ -642,13 +657,30 @@ cdef class TranscriptDecoder:
             raise TypeError(f"decode() needs bytes, bytearray or memoryview, not {type(data).__name__}")
         PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
         try:
-            if view.len:
-                self.feed(<const uint8_t *>view.buf, view.len)
+            self.feed_released(<const uint8_t *>view.buf, view.len)
         finally:
             PyBuffer_Release(&view)
         if final:
             self.finish()
         return self.take_output(final)
+
+    cdef int feed_released(self, const uint8_t *data, Py_ssize_t n) except -1:
+        """feed(), with the GIL released for inputs of GIL_FREE_BYTES or more (SPEC 6), so that threads
+        decoding different streams run in parallel. The input stays exported (a bytearray cannot be resized
+        meanwhile), and ``busy`` refuses a second thread on the same decoder instead of corrupting it."""
+        if n < GIL_FREE_BYTES:
+            if n:
+                self.feed(data, n)
+            return 0
+        if self.busy:
+            raise RuntimeError("this TranscriptDecoder is decoding in another thread; use one per thread")
+        self.busy = True
+        try:
+            with nogil:
+                self.feed(data, n)
+        finally:
+            self.busy = False
+        return 0
 
     def decode_base64(self, chunk, final=False):
         """Decode one independently encoded RFC 4648 chunk (strict) and feed its bytes.
@@ -674,8 +706,7 @@ cdef class TranscriptDecoder:
             raise TypeError(f"a base64 chunk must be str or bytes-like, not {type(chunk).__name__}")
         if size < 0:
             raise base64_error(as_base64_bytes(chunk))
-        if size:
-            self.feed(self.scratch, size)
+        self.feed_released(self.scratch, size)
         if self.scratch_cap > KEEP_BUFFER:  # one huge chunk must not keep its decoded bytes allocated
             free(self.scratch)
             self.scratch = NULL
@@ -683,6 +714,92 @@ cdef class TranscriptDecoder:
         if final:
             self.finish()
         return self.take_output(final)
+
+    cdef object batch(self, items):
+        """sanitize_batch(): every item decoded as a stream of its own by this one decoder. The GIL is held
+        only to take each item's buffer and to build the strings; the decoding of a slice of items, and the
+        Unicode policy, run without it (SPEC 6), so threads decoding different batches use every core."""
+        cdef list results = [], views_held = []
+        cdef Py_buffer *views = NULL
+        cdef Py_ssize_t *spans = NULL  # per item: start, length and widest character of its text in acc
+        cdef Buf acc
+        cdef Py_ssize_t count, i, k, start, total = len(items), done = 0
+        cdef int taken = 0
+        acc.data = NULL
+        acc.len = acc.cap = 0
+        acc.maxchar = 0
+        acc.flags = 0
+        if self.busy:
+            raise RuntimeError("this TranscriptDecoder is decoding in another thread; use one per thread")
+        self.busy = True
+        try:
+            views = <Py_buffer *>malloc(BATCH_SLICE * sizeof(Py_buffer))
+            spans = <Py_ssize_t *>malloc(3 * BATCH_SLICE * sizeof(Py_ssize_t))
+            if views == NULL or spans == NULL:
+                raise MemoryError()
+            while done < total:
+                count = total - done if total - done < BATCH_SLICE else BATCH_SLICE
+                taken = 0
+                try:
+                    for i in range(count):
+                        item = items[done + i]
+                        if isinstance(item, memoryview):
+                            if item.ndim > 1 or item.itemsize != 1 or not item.c_contiguous:
+                                raise TypeError("a memoryview must be one-dimensional and contiguous with item size 1")
+                        elif not isinstance(item, (bytes, bytearray)):
+                            raise TypeError(f"item {done + i}: sanitize_batch() needs bytes, bytearray or "
+                                            f"memoryview, not {type(item).__name__}")
+                        PyObject_GetBuffer(item, &views[i], PyBUF_SIMPLE)
+                        taken += 1
+                    acc.len = 0
+                    with nogil:
+                        for i in range(count):
+                            start = acc.len
+                            self.decode_item(<const uint8_t *>views[i].buf, views[i].len, &acc)
+                            spans[3 * i] = start
+                            spans[3 * i + 1] = acc.len - start
+                            spans[3 * i + 2] = acc.maxchar
+                            acc.maxchar = 0
+                finally:
+                    for i in range(taken):
+                        PyBuffer_Release(&views[i])
+                for i in range(count):
+                    results.append(ucs4_str(acc.data + spans[3 * i], spans[3 * i + 1], <uint32_t>spans[3 * i + 2]))
+                done += count
+        finally:
+            self.busy = False
+            free(views)
+            free(spans)
+            free(acc.data)
+        return results
+
+    cdef int decode_item(self, const uint8_t *data, Py_ssize_t n, Buf *acc) except -1 nogil:
+        """One item of a batch, from a fresh stream to its end; its text (policy applied) appended to acc."""
+        cdef Buf *out = &self.out
+        cdef Py_ssize_t i
+        if n:
+            self.feed(data, n)
+        self.finish()
+        if not self.render and self.nheld:  # at the end nothing is held back (take_output with final)
+            buf_reserve(out, self.nheld)
+            memmove(out.data + self.nheld, out.data, out.len * sizeof(uint32_t))
+            for i in range(self.nheld):
+                out.data[i] = self.held[i]
+                note_char(out, self.held[i])
+            out.len += self.nheld
+            self.nheld = 0
+        if out.flags & NEEDS_POLICY or (out.flags & INVISIBLE and self.upolicy == POLICY_STRICT):
+            policy_into(out, &self.pol, self.upolicy, self.stats)
+            out = &self.pol
+        buf_reserve(acc, out.len)
+        memcpy(acc.data + acc.len, out.data, out.len * sizeof(uint32_t))
+        acc.len += out.len
+        if out.maxchar > acc.maxchar:
+            acc.maxchar = out.maxchar
+        self.out.len = self.pol.len = 0
+        self.out.maxchar = self.pol.maxchar = 0
+        self.out.flags = self.pol.flags = 0
+        return 0
 
     cdef int check_initialised(self) except -1:
         # TranscriptDecoder.__new__() without __init__ has no window to write to.
@@ -692,7 +809,7 @@ cdef class TranscriptDecoder:
 
     # ------------------------------------------------------------------ base64
 
-    cdef Py_ssize_t base64_into_scratch(self, const uint8_t *src, Py_ssize_t n) except -2:
+    cdef Py_ssize_t base64_into_scratch(self, const uint8_t *src, Py_ssize_t n) except -2 nogil:
         """Strict RFC 4648 decode into self.scratch; the decoded size, or -1 when ``src`` is not strict base64
         (the caller then asks _base64.base64_error for the exact offset and reason)."""
         cdef Py_ssize_t i, o = 0, pad = 0
@@ -737,7 +854,7 @@ cdef class TranscriptDecoder:
 
     # ------------------------------------------------------------------ stream state
 
-    cdef void release_line(self, Line *line) noexcept:
+    cdef void release_line(self, Line *line) noexcept nogil:
         """A line leaves the window: keep its buffer for the next new line, or free it."""
         if self.nspare < SPARE_LINES and 0 < line.cap <= SPARE_MAX_CAP:
             self.spare[self.nspare] = line[0]
@@ -747,13 +864,13 @@ cdef class TranscriptDecoder:
         line.cells = NULL
         line.len = line.cap = 0
 
-    cdef void free_lines(self) noexcept:
+    cdef void free_lines(self) noexcept nogil:
         cdef Py_ssize_t i
         for i in range(self.top, self.top + self.count):
             self.release_line(&self.lines[i])
         self.top = self.count = 0
 
-    cdef int reset_stream(self) except -1:
+    cdef int reset_stream(self) except -1 nogil:
         self.state = GROUND
         self.u8_need = self.u8_seen = 0
         self.u8_cp = 0
@@ -785,7 +902,7 @@ cdef class TranscriptDecoder:
 
     # ------------------------------------------------------------------ windows (see _decoder_py)
 
-    cdef void pack_window(self, Window *w) noexcept:
+    cdef void pack_window(self, Window *w) noexcept nogil:
         w.lines = self.lines
         w.top = self.top
         w.count = self.count
@@ -798,7 +915,7 @@ cdef class TranscriptDecoder:
         w.saved_row = self.saved_row
         w.saved_col = self.saved_col
 
-    cdef void unpack_window(self, Window *w) noexcept:
+    cdef void unpack_window(self, Window *w) noexcept nogil:
         self.lines = w.lines
         self.top = w.top
         self.count = w.count
@@ -812,14 +929,14 @@ cdef class TranscriptDecoder:
         self.saved_col = w.saved_col
         w.lines = NULL
 
-    cdef void drop_window(self) noexcept:
+    cdef void drop_window(self) noexcept nogil:
         """Free the current window (the caller unpacks or makes another)."""
         self.free_lines()
         free(self.lines)
         self.lines = NULL
         self.lines_cap = 0
 
-    cdef int new_window(self) except -1:
+    cdef int new_window(self) except -1 nogil:
         self.lines = NULL
         self.top = self.count = self.lines_cap = 0
         self.append_line()
@@ -827,13 +944,13 @@ cdef class TranscriptDecoder:
         self.has_saved = False
         return 0
 
-    cdef Py_ssize_t window_written(self) noexcept:
+    cdef Py_ssize_t window_written(self) noexcept nogil:
         cdef Py_ssize_t i, total = 0
         for i in range(self.top, self.top + self.count):
             total += written(self.lines[i].cells, 0, self.lines[i].len)
         return total
 
-    cdef int start_overlay(self, Py_ssize_t col) except -1:
+    cdef int start_overlay(self, Py_ssize_t col) except -1 nogil:
         """SPEC 2.3 rev 2, the status-line overlay: see _decoder_py._start_overlay."""
         if not self.in_overlay:
             self.pack_window(&self.overlay_origin)
@@ -845,7 +962,7 @@ cdef class TranscriptDecoder:
         self.col = self.forward_target(col)
         return 0
 
-    cdef int end_overlay(self) except -1:
+    cdef int end_overlay(self) except -1 nogil:
         if self.in_overlay:
             self.stats[S_OVERLAY] += self.window_written()
             self.drop_window()
@@ -853,7 +970,7 @@ cdef class TranscriptDecoder:
             self.in_overlay = False
         return 0
 
-    cdef int trim_alt_held(self, Py_ssize_t keep) except -1:
+    cdef int trim_alt_held(self, Py_ssize_t keep) except -1 nogil:
         """Strip mode: keep the last ``keep`` characters held on the alternate screen, count the rest."""
         cdef Py_ssize_t cut = self.alt_held.len - keep, i, newlines = 0
         if cut <= 0:
@@ -865,7 +982,7 @@ cdef class TranscriptDecoder:
         self.alt_held.len = keep
         return 0
 
-    cdef inline int bound_alt_held(self) except -1:
+    cdef inline int bound_alt_held(self) except -1 nogil:
         if self.alt and self.alt_held.len > 2 * self.max_live_cells:
             self.trim_alt_held(self.max_live_cells)
         return 0
@@ -914,7 +1031,7 @@ cdef class TranscriptDecoder:
             self.pol.cap = 0
         return text
 
-    cdef int finish(self) except -1:
+    cdef int finish(self) except -1 nogil:
         if self.u8_need:
             self.flush_partial()
         if self.state != GROUND:
@@ -935,7 +1052,7 @@ cdef class TranscriptDecoder:
 
     # ------------------------------------------------------------------ parser
 
-    cdef int feed(self, const uint8_t *data, Py_ssize_t n) except -1:
+    cdef int feed(self, const uint8_t *data, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t pos = 0, end
         cdef uint8_t byte
         while pos < n:
@@ -982,7 +1099,7 @@ cdef class TranscriptDecoder:
                 pos += 1
         return 0
 
-    cdef Py_ssize_t text_run(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1:
+    cdef Py_ssize_t text_run(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1 nogil:
         """Print the run of text at ``pos``: printable ASCII and whole, valid, non-C1 UTF-8 sequences, as one
         write. Returns where it stopped; whatever stops it (a control, an invalid or incomplete sequence,
         a C1 code point) is left to the byte-by-byte path, so the result is the same as printing one code
@@ -1096,7 +1213,7 @@ cdef class TranscriptDecoder:
             self.last = self.rep_char = 0
         return i
 
-    cdef Py_ssize_t csi_fast(self, const uint8_t *data, Py_ssize_t i, Py_ssize_t n) except -2:
+    cdef Py_ssize_t csi_fast(self, const uint8_t *data, Py_ssize_t i, Py_ssize_t n) except -2 nogil:
         """A whole well-formed CSI (no C0, DEL or high byte inside) in one pass, as the state machine would
         read it; 0 when the sequence is anything else or not complete here (the state machine takes it).
         Parameters are only parsed for a final that uses them: SGR, the common case, needs none."""
@@ -1137,7 +1254,7 @@ cdef class TranscriptDecoder:
         self.csi_dispatch(final)
         return i + 1
 
-    cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1:
+    cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t i
         if self.render:
             return self.write_cps(cps, n)
@@ -1160,14 +1277,14 @@ cdef class TranscriptDecoder:
         sink.len += n
         return self.bound_alt_held()
 
-    cdef inline int resolve_pending_cr(self) except -1:
+    cdef inline int resolve_pending_cr(self) except -1 nogil:
         """Strip mode: text after a CR starts on a new line (SPEC 2.4)."""
         if self.pending_cr:
             self.pending_cr = False
             buf_put(self.sink, 0x0A)
         return 0
 
-    cdef int step(self, uint8_t byte) except -1:
+    cdef int step(self, uint8_t byte) except -1 nogil:
         cdef int state = self.state
         cdef int64_t value
         if byte == 0x1B:
@@ -1234,12 +1351,12 @@ cdef class TranscriptDecoder:
             self.state = CSI_IGNORE
         return 0
 
-    cdef inline void push_param(self) noexcept:
+    cdef inline void push_param(self) noexcept nogil:
         if self.nparams < MAX_PARAMS:
             self.params[self.nparams] = <uint32_t>(self.param if self.param > 0 else 0)
             self.nparams += 1
 
-    cdef Py_ssize_t string(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1:
+    cdef Py_ssize_t string(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1 nogil:
         cdef bint osc = self.state == OSC_STRING
         cdef Py_ssize_t at
         cdef uint8_t byte
@@ -1279,7 +1396,7 @@ cdef class TranscriptDecoder:
 
     # ------------------------------------------------------------------ UTF-8 (maximal subparts, WHATWG)
 
-    cdef int utf8_byte(self, uint8_t byte) except -1:
+    cdef int utf8_byte(self, uint8_t byte) except -1 nogil:
         if self.u8_need:
             if self.u8_lower <= byte <= self.u8_upper:
                 self.u8_cp = (self.u8_cp << 6) | (byte & 0x3F)
@@ -1315,20 +1432,20 @@ cdef class TranscriptDecoder:
         self.u8_seen = 1
         return 0
 
-    cdef int flush_partial(self) except -1:
+    cdef int flush_partial(self) except -1 nogil:
         self.stats[S_INVALID] += self.u8_seen
         self.u8_need = self.u8_seen = 0
         self.u8_lower = 0x80
         self.u8_upper = 0xBF
         return self.print_cp(0xFFFD)
 
-    cdef int print_cp(self, uint32_t cp) except -1:
+    cdef int print_cp(self, uint32_t cp) except -1 nogil:
         if 0x80 <= cp <= 0x9F:  # decoded C1: no effect, never emitted
             self.stats[S_C1] += 1
             return 0
         return self.print_cps(&cp, 1)
 
-    cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1:
+    cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t i
         cdef Buf *sink = self.sink
         if self.render:
@@ -1342,7 +1459,7 @@ cdef class TranscriptDecoder:
 
     # ------------------------------------------------------------------ C0, ESC and CSI functions
 
-    cdef int execute(self, uint8_t byte) except -1:
+    cdef int execute(self, uint8_t byte) except -1 nogil:
         self.last = self.rep_char = 0  # a control between a character and REP: nothing to repeat
         if byte == 0x0A or byte == 0x0B or byte == 0x0C:
             if self.render:
@@ -1368,7 +1485,7 @@ cdef class TranscriptDecoder:
             self.stats[S_CONTROLS] += 1
         return 0
 
-    cdef int esc_dispatch(self, uint8_t final) except -1:
+    cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
         if final == 0x63:  # c: RIS
             self.end_overlay()
             self.set_alt(False)
@@ -1389,11 +1506,11 @@ cdef class TranscriptDecoder:
             self.row = self.row - 1 if self.row > 0 else 0
         return 0
 
-    cdef inline Py_ssize_t p(self, int index, Py_ssize_t default) noexcept:
+    cdef inline Py_ssize_t p(self, int index, Py_ssize_t default) noexcept nogil:
         cdef Py_ssize_t value = self.params[index] if index < self.nparams else 0
         return value if value else default
 
-    cdef int csi_dispatch(self, uint8_t final) except -1:
+    cdef int csi_dispatch(self, uint8_t final) except -1 nogil:
         cdef int i
         cdef uint32_t mode
         if self.private:
@@ -1464,7 +1581,7 @@ cdef class TranscriptDecoder:
                 self.restore_cursor(self.has_saved, self.saved_row, self.saved_col)
         return 0
 
-    cdef int set_alt(self, bint enter) except -1:
+    cdef int set_alt(self, bint enter) except -1 nogil:
         """SPEC 2.3 rev 2: see _decoder_py._set_alt."""
         if not self.drop_alt or enter == self.alt:
             return 0
@@ -1488,10 +1605,10 @@ cdef class TranscriptDecoder:
 
     # ------------------------------------------------------------------ render: the window
 
-    cdef inline Line *cursor_line(self) noexcept:
+    cdef inline Line *cursor_line(self) noexcept nogil:
         return &self.lines[self.top + self.row]
 
-    cdef int append_line(self) except -1:
+    cdef int append_line(self) except -1 nogil:
         if self.top + self.count == self.lines_cap:
             if self.top:  # slide the window down to the start of the array (amortised O(1) per line)
                 memmove(self.lines, self.lines + self.top, self.count * sizeof(Line))
@@ -1508,7 +1625,7 @@ cdef class TranscriptDecoder:
         self.count += 1
         return 0
 
-    cdef int newline(self) except -1:
+    cdef int newline(self) except -1 nogil:
         self.end_overlay()
         self.last = 0
         self.col = 0
@@ -1520,7 +1637,7 @@ cdef class TranscriptDecoder:
             self.row += 1
         return 0
 
-    cdef int enforce_limits(self) except -1:
+    cdef int enforce_limits(self) except -1 nogil:
         cdef Py_ssize_t count = self.count - self.live_lines, removed = 0, i
         if count <= 0 and self.cells <= self.max_live_cells:
             return 0
@@ -1535,7 +1652,7 @@ cdef class TranscriptDecoder:
             self.commit_top(count, removed)
         return 0
 
-    cdef int commit_top(self, Py_ssize_t count, Py_ssize_t cells) except -1:
+    cdef int commit_top(self, Py_ssize_t count, Py_ssize_t cells) except -1 nogil:
         cdef Py_ssize_t i
         for i in range(count):
             if self.alt:  # lines pushed out of the alternate window's top are discarded, not committed
@@ -1551,7 +1668,7 @@ cdef class TranscriptDecoder:
         self.committed += count
         return 0
 
-    cdef int commit_window(self, bint final) except -1:
+    cdef int commit_window(self, bint final) except -1 nogil:
         """See _decoder_py._commit_window and _window_text."""
         cdef Py_ssize_t i, before
         if self.alt and not final:
@@ -1564,7 +1681,7 @@ cdef class TranscriptDecoder:
         self.row = self.col = self.cells = 0
         return 0
 
-    cdef int window_text(self, bint final) except -1:
+    cdef int window_text(self, bint final) except -1 nogil:
         cdef Py_ssize_t i, before
         for i in range(self.count):
             if final and i:
@@ -1575,7 +1692,7 @@ cdef class TranscriptDecoder:
                 buf_put(&self.out, 0x0A)
         return 0
 
-    cdef int commit_at_end(self) except -1:
+    cdef int commit_at_end(self) except -1 nogil:
         """final=True (SPEC 2.3 rev 2): see _decoder_py._commit_at_end."""
         cdef Window overlay, alternate
         cdef bint has_overlay = self.in_overlay
@@ -1610,7 +1727,7 @@ cdef class TranscriptDecoder:
 
     # ------------------------------------------------------------------ render: printing
 
-    cdef int prepare_write(self, Py_ssize_t n) except -1:
+    cdef int prepare_write(self, Py_ssize_t n) except -1 nogil:
         """Make room for n cells at the cursor (padding skipped cells with blanks) and count the written cells
         about to be overwritten. The caller has checked col + n <= max_line_cells."""
         cdef Line *line = self.cursor_line()
@@ -1626,7 +1743,7 @@ cdef class TranscriptDecoder:
             self.cells += stop - size
         return 0
 
-    cdef int write_ascii(self, const uint8_t *text, Py_ssize_t n) except -1:
+    cdef int write_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t part, i
         cdef uint32_t *cells
         cdef Line *line = self.cursor_line()
@@ -1661,7 +1778,7 @@ cdef class TranscriptDecoder:
             self.enforce_limits()
         return 0
 
-    cdef int write_cps(self, const uint32_t *cps, Py_ssize_t n) except -1:
+    cdef int write_cps(self, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t part
         while n:
             if self.col >= self.max_line_cells:
@@ -1678,13 +1795,13 @@ cdef class TranscriptDecoder:
             self.enforce_limits()
         return 0
 
-    cdef inline Py_ssize_t forward_target(self, Py_ssize_t target) noexcept:
+    cdef inline Py_ssize_t forward_target(self, Py_ssize_t target) noexcept nogil:
         cdef Py_ssize_t bound = self.cursor_line().len + self.max_jump
         if bound < self.col:
             bound = self.col
         return target if target < bound else bound
 
-    cdef int tab(self) except -1:
+    cdef int tab(self) except -1 nogil:
         # SPEC 2.3 rev 2: bounded by max_line_cells only (at most 8 cells), never by max_jump.
         cdef Py_ssize_t col = self.col, target = (col // 8 + 1) * 8, size, i, stop
         cdef Line *line
@@ -1710,7 +1827,7 @@ cdef class TranscriptDecoder:
         self.col = target
         return 0
 
-    cdef int erase(self, Py_ssize_t start, Py_ssize_t stop) except -1:
+    cdef int erase(self, Py_ssize_t start, Py_ssize_t stop) except -1 nogil:
         cdef Line *line = self.cursor_line()
         cdef Py_ssize_t size = line.len, i
         if stop > size:
@@ -1728,13 +1845,13 @@ cdef class TranscriptDecoder:
         self.cells += line.len - size
         return 0
 
-    cdef int save_cursor(self) except -1:
+    cdef int save_cursor(self) except -1 nogil:
         self.has_saved = True
         self.saved_row = self.committed + self.row
         self.saved_col = self.col
         return 0
 
-    cdef int restore_cursor(self, bint has, Py_ssize_t row, Py_ssize_t col) except -1:
+    cdef int restore_cursor(self, bint has, Py_ssize_t row, Py_ssize_t col) except -1 nogil:
         if not has:
             self.col = 0
             return 0
@@ -1747,7 +1864,7 @@ cdef class TranscriptDecoder:
         self.row = row
         return 0
 
-    cdef int ich(self, Py_ssize_t count) except -1:
+    cdef int ich(self, Py_ssize_t count) except -1 nogil:
         cdef Line *line = self.cursor_line()
         cdef Py_ssize_t col = self.col, size = line.len, i
         if count > self.max_jump:
@@ -1767,7 +1884,7 @@ cdef class TranscriptDecoder:
         self.enforce_limits()
         return 0
 
-    cdef int dch(self, Py_ssize_t count) except -1:
+    cdef int dch(self, Py_ssize_t count) except -1 nogil:
         cdef Line *line = self.cursor_line()
         cdef Py_ssize_t col = self.col, size = line.len, stop
         if col >= size:
@@ -1781,7 +1898,7 @@ cdef class TranscriptDecoder:
         self.cells += line.len - size
         return 0
 
-    cdef int rep(self, Py_ssize_t count) except -1:
+    cdef int rep(self, Py_ssize_t count) except -1 nogil:
         cdef Py_ssize_t room, i
         if self.last:
             room = self.cursor_line().len + self.max_jump - self.col
@@ -1794,11 +1911,11 @@ cdef class TranscriptDecoder:
                 self.write_cps(self.cps, count)
         return 0
 
-    cdef int cha(self, Py_ssize_t target) except -1:
+    cdef int cha(self, Py_ssize_t target) except -1 nogil:
         self.col = self.forward_target(target) if target > self.col else target
         return 0
 
-    cdef int fresh_line(self) except -1:
+    cdef int fresh_line(self) except -1 nogil:
         if self.cursor_line().len:
             if self.lines[self.top + self.count - 1].len:
                 self.append_line()
@@ -1806,7 +1923,7 @@ cdef class TranscriptDecoder:
             self.row = self.count - 1
         return 0
 
-    cdef int ed(self, Py_ssize_t how) except -1:
+    cdef int ed(self, Py_ssize_t how) except -1 nogil:
         cdef Py_ssize_t i
         cdef Line *line
         if how == 0:
@@ -1823,10 +1940,49 @@ cdef class TranscriptDecoder:
         return 0
 
 
+_local = threading.local()
+
+
+cdef TranscriptDecoder cached_decoder(dict options):
+    """This thread's decoder for these options: ``sanitize`` then costs its decoding, not building a decoder
+    and parsing its options (SPEC 6). Each decode with ``final=True`` leaves it as new but for ``stats``."""
+    cdef dict cache
+    try:
+        cache = _local.decoders
+    except AttributeError:
+        cache = _local.decoders = {}
+    key = tuple(sorted(options.items())) if options else ()
+    decoder = cache.get(key)
+    if decoder is None:
+        if len(cache) >= 16:  # a program that uses many option sets does not keep a decoder for each
+            cache.clear()
+        decoder = cache[key] = TranscriptDecoder(**options)
+    return <TranscriptDecoder>decoder
+
+
 def sanitize(data, **options):
     """One shot: ``TranscriptDecoder(**options).decode(data, final=True)``.
 
     >>> sanitize(b"\\x1b[1mbold\\x1b[0m\\n 50%\\r100%\\n")
     'bold\\n100%\\n'
     """
-    return TranscriptDecoder(**options).decode(data, final=True)
+    cdef TranscriptDecoder decoder = cached_decoder(options)
+    if decoder.busy:  # this thread is already inside it (a signal handler): a fresh one
+        return TranscriptDecoder(**options).decode(data, final=True)
+    try:
+        return decoder.decode(data, final=True)
+    except BaseException:
+        _local.decoders.clear()  # an error may have left it mid-stream: never reuse it
+        raise
+
+
+def sanitize_batch(items, **options):
+    """``[sanitize(item, **options) for item in items]`` in one call (SPEC 6): one decoder, no per-item
+    Python overhead beyond building each string, and the GIL released while decoding.
+
+    >>> sanitize_batch([b"\\x1b[31mred\\x1b[0m", b"10%\\r100%"])
+    ['red', '100%']
+    """
+    if not isinstance(items, (list, tuple)):
+        items = list(items)
+    return TranscriptDecoder(**options).batch(items)

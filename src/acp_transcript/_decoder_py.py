@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import codecs
 import re
+import threading
+from collections.abc import Iterable
 
 from ._base64 import decode_base64_strict
 from ._options import new_stats, parse_options
 from ._unicode_policy import HOLD, apply_policy
 
-__all__ = ["TranscriptDecoder", "sanitize"]
+__all__ = ["TranscriptDecoder", "sanitize", "sanitize_batch"]
 
 # Parser states (Williams). The DCS header states (dcs_entry, dcs_param, dcs_intermediate) and the string
 # states dcs_passthrough, dcs_ignore and sos_pm_apc_string behave alike here: no DCS is ever dispatched, C0 is
@@ -1056,10 +1058,48 @@ _CSI_FUNCTIONS = {
 }
 
 
+_local = threading.local()
+
+
+def _cached_decoder(options: dict[str, object]) -> TranscriptDecoder:
+    """This thread's decoder for these options: ``sanitize`` then costs its decoding, not building a decoder
+    and parsing its options (SPEC 6). Each decode with ``final=True`` leaves it as new but for ``stats``."""
+    cache: dict[tuple[tuple[str, object], ...], TranscriptDecoder] = _local.__dict__.setdefault("decoders", {})
+    key = tuple(sorted(options.items()))
+    decoder = cache.get(key)
+    if decoder is None:
+        if len(cache) >= 16:  # a program that uses many option sets does not keep a decoder for each
+            cache.clear()
+        decoder = cache[key] = TranscriptDecoder(**options)  # type: ignore[arg-type]
+    return decoder
+
+
 def sanitize(data: bytes | bytearray | memoryview, **options: object) -> str:
     """One shot: ``TranscriptDecoder(**options).decode(data, final=True)``.
 
     >>> sanitize(b"\\x1b[1mbold\\x1b[0m\\n 50%\\r100%\\n")
     'bold\\n100%\\n'
     """
-    return TranscriptDecoder(**options).decode(data, final=True)  # type: ignore[arg-type]
+    decoder = _cached_decoder(options)
+    try:
+        return decoder.decode(data, final=True)
+    except BaseException:
+        _local.decoders.clear()  # an error may have left it mid-stream: never reuse it
+        raise
+
+
+def sanitize_batch(items: Iterable[bytes | bytearray | memoryview], **options: object) -> list[str]:
+    """``[sanitize(item, **options) for item in items]`` with one decoder (SPEC 6).
+
+    >>> sanitize_batch([b"\\x1b[31mred\\x1b[0m", b"10%\\r100%"])
+    ['red', '100%']
+    """
+    decoder = TranscriptDecoder(**options)  # type: ignore[arg-type]
+    results = []
+    for index, item in enumerate(items):
+        if not isinstance(item, (bytes, bytearray, memoryview)):
+            raise TypeError(
+                f"item {index}: sanitize_batch() needs bytes, bytearray or memoryview, not {type(item).__name__}"
+            )
+        results.append(decoder.decode(item, final=True))
+    return results
