@@ -8,7 +8,7 @@ terminals.
 
 from __future__ import annotations
 
-from ._decoder import IMPLEMENTATION, TranscriptDecoder, sanitize, sanitize_batch
+from ._decoder import IMPLEMENTATION, TranscriptDecoder, sanitize, sanitize_arrow, sanitize_batch
 from .conversion import V2ToV1Bridge, reject_terminal_surfaces
 from .display import safe_line
 from .errors import Base64Error, ConversionError, ProtocolError
@@ -51,6 +51,7 @@ __all__ = [
     "reject_terminal_surfaces",
     "safe_line",
     "sanitize",
+    "sanitize_arrow",
     "sanitize_batch",
     "session_notification",
     "terminal_output_chunk",

@@ -13,13 +13,13 @@ NO_EXTENSIONS = bool(os.environ.get("ACP_TRANSCRIPT_NO_EXTENSIONS")) or platform
 
 if not NO_EXTENSIONS:
     try:
-        from ._decoder_c import TranscriptDecoder, sanitize, sanitize_batch
+        from ._decoder_c import TranscriptDecoder, sanitize, sanitize_arrow, sanitize_batch
     except ImportError:  # not compiled (a source install without a compiler): the fallback
         NO_EXTENSIONS = True
 
 if NO_EXTENSIONS:
-    from ._decoder_py import TranscriptDecoder, sanitize, sanitize_batch  # type: ignore[assignment]
+    from ._decoder_py import TranscriptDecoder, sanitize, sanitize_arrow, sanitize_batch  # type: ignore[assignment]
 
 IMPLEMENTATION = "python" if NO_EXTENSIONS else "cython"
 
-__all__ = ["IMPLEMENTATION", "TranscriptDecoder", "sanitize", "sanitize_batch"]
+__all__ = ["IMPLEMENTATION", "TranscriptDecoder", "sanitize", "sanitize_arrow", "sanitize_batch"]

@@ -27,12 +27,13 @@ import codecs
 import re
 import threading
 from collections.abc import Iterable
+from typing import Any
 
 from ._base64 import decode_base64_strict
 from ._options import new_stats, parse_options
 from ._unicode_policy import HOLD, apply_policy
 
-__all__ = ["TranscriptDecoder", "sanitize", "sanitize_batch"]
+__all__ = ["TranscriptDecoder", "sanitize", "sanitize_arrow", "sanitize_batch"]
 
 # Parser states (Williams). The DCS header states (dcs_entry, dcs_param, dcs_intermediate) and the string
 # states dcs_passthrough, dcs_ignore and sos_pm_apc_string behave alike here: no DCS is ever dispatched, C0 is
@@ -1086,6 +1087,37 @@ def sanitize(data: bytes | bytearray | memoryview, **options: object) -> str:
     except BaseException:
         _local.decoders.clear()  # an error may have left it mid-stream: never reuse it
         raise
+
+
+def sanitize_arrow(array: Any, **options: object) -> Any:
+    """Every value of an Arrow array sanitized, nulls kept (SPEC 6); the fallback does it through pyarrow
+    (the ``arrow`` extra): the values of any object exporting the Arrow C data interface, decoded with one
+    decoder, into a pyarrow ``large_string`` array (which exports the same interface)."""
+    try:
+        import pyarrow as pa
+    except ImportError:  # pragma: no cover - the compiled core needs no Arrow library
+        raise ImportError("sanitize_arrow without the compiled core needs pyarrow: pip install acp-transcript[arrow]") from None
+    if hasattr(array, "__arrow_c_stream__") and not hasattr(array, "__arrow_c_array__"):
+        array = pa.chunked_array(array)
+    elif not isinstance(array, (pa.Array, pa.ChunkedArray)):
+        if not hasattr(array, "__arrow_c_array__"):
+            raise TypeError(
+                "sanitize_arrow needs an object exporting the Arrow C data interface "
+                f"(__arrow_c_array__ or __arrow_c_stream__), not {type(array).__name__}"
+            )
+        array = pa.array(array)
+    kind = array.type
+    if not (pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_string(kind)
+            or pa.types.is_large_string(kind) or pa.types.is_binary_view(kind) or pa.types.is_string_view(kind)):
+        raise TypeError(f"sanitize_arrow needs binary or string values, not Arrow type {kind}")
+    decoder = TranscriptDecoder(**options)  # type: ignore[arg-type]
+    values: list[str | None] = []
+    for value in array.to_pylist():
+        if value is None:
+            values.append(None)
+        else:
+            values.append(decoder.decode(value.encode("utf-8") if isinstance(value, str) else value, final=True))
+    return pa.array(values, type=pa.large_string())
 
 
 def sanitize_batch(items: Iterable[bytes | bytearray | memoryview], **options: object) -> list[str]:
