@@ -311,6 +311,8 @@ cdef inline int buf_put(Buf *buf, uint32_t cp) except -1 nogil:
 cdef str ucs4_str(const uint32_t *src, Py_ssize_t n, uint32_t maxchar):
     """A str of the narrowest kind for ``maxchar`` from UCS-4 code points."""
     cdef Buf view
+    if n == 0:
+        return ""
     view.data = <uint32_t *>src
     view.len = view.cap = n
     view.maxchar = maxchar
@@ -955,9 +957,10 @@ cdef class TranscriptDecoder:
         if out.flags & NEEDS_POLICY or (out.flags & INVISIBLE and self.upolicy == POLICY_STRICT):
             policy_into(out, &self.pol, self.upolicy, self.stats)
             out = &self.pol
-        buf_reserve(acc, out.len)
-        memcpy(acc.data + acc.len, out.data, out.len * sizeof(uint32_t))
-        acc.len += out.len
+        if out.len:  # (a NULL buffer plus 0 is undefined behaviour in C: UBSan says so)
+            buf_reserve(acc, out.len)
+            memcpy(acc.data + acc.len, out.data, out.len * sizeof(uint32_t))
+            acc.len += out.len
         if out.maxchar > acc.maxchar:
             acc.maxchar = out.maxchar
         self.out.len = self.pol.len = 0
@@ -2142,6 +2145,8 @@ cdef int put_utf8(Out8 *out, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
     cdef Py_ssize_t i
     cdef uint32_t cp
     cdef uint8_t *d
+    if n == 0:
+        return 0
     if out.len + 4 * n > out.cap:
         grow(<void **>&out.data, &out.cap, out.len + 4 * n, 1, 4096)
     d = out.data + out.len
@@ -2242,7 +2247,8 @@ cdef class ArrowStrings:
             raise MemoryError()
         # one block, offsets first (8-byte aligned), then the data, then the validity bitmap
         memcpy(block, self.out.offsets, offsets_bytes)
-        memcpy(block + offsets_bytes, self.out.data, self.out.len)
+        if self.out.len:
+            memcpy(block + offsets_bytes, self.out.data, self.out.len)
         if validity_bytes:
             memcpy(block + offsets_bytes + self.out.len, self.out.validity, validity_bytes)
         buffers[0] = block + offsets_bytes + self.out.len if validity_bytes else NULL

@@ -130,7 +130,14 @@ class Terminal:
     def committed(self) -> str:
         """The text that can no longer change."""
         if self._pending:
-            self._committed += "".join(self._pending)
+            # Appended in place: with the attribute's reference dropped first, the string has one owner and
+            # CPython grows it instead of copying it (a copy per read would make reading after every chunk
+            # quadratic; SPEC 3.1 rev 2). A caller still holding an earlier result costs one copy.
+            committed = self._committed
+            self._committed = ""
+            committed += "".join(self._pending)
+            self._committed = committed
+            del committed
             self._pending.clear()
             self._pending_chars = 0
             limit = self._max_transcript_chars
