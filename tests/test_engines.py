@@ -3,6 +3,8 @@ row. DuckDB and Dask run in the default suite; Spark (10-30 s of JVM start) runs
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from acp_transcript import sanitize
@@ -52,8 +54,11 @@ def test_dask_recipe_on_a_two_worker_cluster(parquet_in, tmp_path):
 
 
 @pytest.mark.spark
-def test_spark_recipe_map_in_arrow(parquet_in, tmp_path):
+# PySpark 4.3 warns about pandas 3 at start-up; mapInArrow uses no pandas.
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_spark_recipe_map_in_arrow(parquet_in, tmp_path, monkeypatch):
     pyspark_sql = pytest.importorskip("pyspark.sql")
+    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)  # workers need acp-transcript and pyarrow too
     spark = (pyspark_sql.SparkSession.builder.master("local[2]").appName("acp-transcript-test")
              .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate())
     try:

@@ -15,7 +15,7 @@ Dask (a cluster)::
     df = dask.dataframe.read_parquet("logs/*.parquet", dtype_backend="pyarrow")
     sanitize_dask(df, "log", "text").to_parquet("clean/")
 
-Spark::
+Spark (the executors' Python, ``PYSPARK_PYTHON``, needs acp-transcript and pyarrow installed)::
 
     sanitize_spark(spark.read.parquet("logs/"), "log", "text").write.parquet("clean/")
 """
