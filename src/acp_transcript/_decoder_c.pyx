@@ -819,7 +819,10 @@ cdef class TranscriptDecoder:
                     for i in range(taken):
                         PyBuffer_Release(&views[i])
                 for i in range(count):
-                    results.append(ucs4_str(acc.data + spans[3 * i], spans[3 * i + 1], <uint32_t>spans[3 * i + 2]))
+                    if spans[3 * i + 1] == 0:  # (acc.data may be NULL: no pointer arithmetic on it)
+                        results.append("")
+                    else:
+                        results.append(ucs4_str(acc.data + spans[3 * i], spans[3 * i + 1], <uint32_t>spans[3 * i + 2]))
                 done += count
         finally:
             self.busy = False
