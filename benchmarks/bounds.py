@@ -91,7 +91,7 @@ def main() -> None:
             cells = []
             for size in sizes:
                 r = measure(module, start, block, size, mode, OPTIONS.get(name))
-                cells.append(f"{r['in'] / r['seconds'] / 1e6:.0f} MB/s, {r['rss_mb']:.0f} MB, {r['out'] / r['in']:.2f}")
+                cells.append(f"{r['in'] / r['seconds'] / 1e6:.3g} MB/s, {r['rss_mb']:.0f} MB, {r['out'] / r['in']:.2f}")
             print(f"| {name} | {mode} | " + " | ".join(cells) + " |", flush=True)
 
 

@@ -1,0 +1,58 @@
+"""Memory a decoder keeps, measured (the memory rows of the bounded-cost audit):
+
+    python benchmarks/memory.py [--impl c|py]
+
+Each case runs in its own process and prints the peak RSS during the run and the RSS after it (the decoder
+still alive, garbage collected): what one decoder costs between calls.
+
+- lines that grew and shrank: 200 lines each grown to 65 536 cells by REP, then cut back to one cell;
+- one 60 MB chunk: a single decode() call of 60 MB (then final=True);
+- 50 MB of LF with live_lines=2**40: the window is bounded by max_live_cells lines whatever live_lines says.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+CHILD = r"""
+import gc, json, resource
+from acp_transcript import {module} as impl
+case = {case!r}
+decoder = impl.TranscriptDecoder(**({{"live_lines": 2**40}} if case == "lf" else {{}}))
+if case == "grow":
+    line = b"x" + b"\x1b[1024b" * 64 + b"\r\x1b[1C\x1b[K\n"
+    for _ in range(2):
+        decoder.decode(line * 200)
+elif case == "chunk":
+    decoder.decode(b"y\xc3\xa9" * (20 << 20))
+    decoder.decode(b"", final=True)
+elif case == "lf":
+    for _ in range(50):
+        decoder.decode(b"\n" * (1 << 20))
+gc.collect()
+print(json.dumps({{"peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "after": int(open("/proc/self/statm").read().split()[1]) * 4096 / (1 << 20)}}))
+"""
+
+CASES = {"grow": "lines that grew and shrank", "chunk": "one 60 MB chunk", "lf": "50 MB of LF, live_lines=2**40"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--impl", choices=("c", "py"), default="c")
+    args = parser.parse_args()
+    module = "_decoder_c" if args.impl == "c" else "_decoder_py"
+    print(f"{module}: | case | peak RSS | RSS after, decoder alive |")
+    print("|---|---|---|")
+    for case, title in CASES.items():
+        out = subprocess.run([sys.executable, "-c", CHILD.format(module=module, case=case)],
+                             capture_output=True, text=True, check=True).stdout
+        r = json.loads(out)
+        print(f"| {title} | {r['peak']:.0f} MB | {r['after']:.0f} MB |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
