@@ -139,6 +139,14 @@ elif case == "replay: Zed export array":
     items = [{{"_direction": "incoming", "_type": "notification", "method": "session/update",
               "params": {{"sessionId": "s", "update": terminal_output_chunk("t", b"x\n")}}}} for _ in range(n)]
     Replay().read(io.BytesIO(json.dumps(items, indent=1).encode()))
+elif case == "base64 chunk with an invalid last character (n x 8 KiB)":
+    from acp_transcript import TranscriptDecoder
+    from acp_transcript.errors import Base64Error
+    chunk = base64.b64encode(b"x" * (n * 8192)).decode()[:-1] + "*"
+    try:
+        TranscriptDecoder().decode_base64(chunk)
+    except Base64Error:
+        pass
 elif case == "terminals in one store":
     store = TerminalStore(max_terminals=None)
     for i in range(n):
@@ -156,6 +164,7 @@ STORE_CASES = (
     "bridge: chunks into one tool call",
     "replay: Zed export array",
     "terminals in one store",
+    "base64 chunk with an invalid last character (n x 8 KiB)",
 )
 
 
