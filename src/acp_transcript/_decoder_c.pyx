@@ -937,6 +937,22 @@ cdef class TranscriptDecoder:
         out.length = base + n
         return 0
 
+    cdef int release_held(self) except -1 nogil:
+        """Strip mode: put the text held back at the end of the last call (a possible flag sequence) in
+        front of this call's output."""
+        cdef Buf *out = &self.out
+        cdef int i
+        if self.render or not self.nheld:
+            return 0
+        buf_reserve(out, self.nheld)
+        memmove(out.data + self.nheld, out.data, out.len * sizeof(uint32_t))
+        for i in range(self.nheld):
+            out.data[i] = self.held[i]
+            note_char(out, self.held[i])
+        out.len += self.nheld
+        self.nheld = 0
+        return 0
+
     cdef int decode_item(self, const uint8_t *data, Py_ssize_t n, Buf *acc) except -1 nogil:
         """One item of a batch, from a fresh stream to its end; its text (policy applied) appended to acc."""
         cdef Buf *out = &self.out
@@ -944,14 +960,7 @@ cdef class TranscriptDecoder:
         if n:
             self.feed(data, n)
         self.finish()
-        if not self.render and self.nheld:  # at the end nothing is held back (take_output with final)
-            buf_reserve(out, self.nheld)
-            memmove(out.data + self.nheld, out.data, out.len * sizeof(uint32_t))
-            for i in range(self.nheld):
-                out.data[i] = self.held[i]
-                note_char(out, self.held[i])
-            out.len += self.nheld
-            self.nheld = 0
+        self.release_held()  # at the end nothing is held back (take_output with final)
         if out.flags & NEEDS_POLICY or (out.flags & INVISIBLE and self.upolicy == POLICY_STRICT):
             policy_into(out, &self.pol, self.upolicy, self.stats)
             out = &self.pol
@@ -1158,14 +1167,7 @@ cdef class TranscriptDecoder:
         cdef Buf *out = &self.out
         cdef Buf swap
         cdef Py_ssize_t i, j
-        if not self.render and self.nheld:
-            buf_reserve(out, self.nheld)
-            memmove(out.data + self.nheld, out.data, out.len * sizeof(uint32_t))
-            for i in range(self.nheld):
-                out.data[i] = self.held[i]
-                note_char(out, self.held[i])
-            out.len += self.nheld
-            self.nheld = 0
+        self.release_held()
         if not self.render and not final and self.upolicy == POLICY_STANDARD and out.flags & BLACK_FLAG:
             j = out.len  # the end is a black flag and at most 6 tag specs: hold it (HOLD in the fallback)
             while j > 0 and out.len - j < 6 and tag_spec(out.data[j - 1]):
