@@ -28,7 +28,7 @@ from .terminals import (
     terminal_update,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 __all__ = [
     "IMPLEMENTATION",
