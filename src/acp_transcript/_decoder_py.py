@@ -63,10 +63,18 @@ MAX_INTERMEDIATES = 2
 #   still interrupts a partial code point) and printed together.
 # - CR LF: the same as LF in both modes (LF already returns to column 0; strip mode turns CR LF into one
 #   line break). It is read as LF; a CR also interrupts a partial code point, as the LF does.
-# (Controls without effect are not taken into runs here, unlike in the core: scanning every run for them
-# cost plain text, the common case, 40% of its speed, to speed up binary noise; measured in
-# benchmarks/README.md.)
 _TEXT_RUN = re.compile(rb"(?:[\x20-\x7e\x80-\xff\n]+|\x1b\[[0-9:;]*m|\r\n)+")
+# Binary noise: where a control without effect (C0 but BS, HT, LF, VT, FF, CR, ESC; or DEL) stands where a
+# text run would start, a "noisy" run takes text and such controls together; the controls are counted and
+# removed after decoding (a control still interrupts a partial code point, as the codec's "replace" does).
+# Plain text never takes this path, so it pays nothing for it (scanning every run for controls cost plain
+# text half its speed; benchmarks/README.md).
+# A noisy run takes every control but ESC: VT and FF are read as LF, and BS, HT, CR are executed between
+# the pieces of text around them, in order.
+_NOISY_RUN = re.compile(rb"(?:[\x00-\x1a\x1c-\xff]+|\x1b\[[0-9:;]*m)+")
+_MOVES = re.compile("([\b\t\r])")
+_IGNORED_CONTROLS = re.compile("[\x00-\x07\x0e-\x1a\x1c-\x1f\x7f]")
+_IGNORED_BYTES = frozenset([*range(0x00, 0x08), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
 _SGR = re.compile(rb"\x1b\[[0-9:;]*m")
 # A well-formed CSI with no C0 or high byte inside (the common case) is dispatched in one step. Anything
 # else falls back to the byte-by-byte state machine from its ESC, which gives the same result.
@@ -333,9 +341,12 @@ class TranscriptDecoder:
             state = self._state
             if state == GROUND:
                 run = _TEXT_RUN.match(data, pos)
+                noisy = run is None and data[pos] in _IGNORED_BYTES
+                if noisy:
+                    run = _NOISY_RUN.match(data, pos)
                 if run is not None:
                     end = run.end()
-                    self._text(data, pos, end, end == end_of_data)
+                    self._text(data, pos, end, end == end_of_data, noisy)
                     pos = end
                     continue
                 if self._carry:  # a control interrupts a partial code point: one U+FFFD (SPEC 2.1)
@@ -472,10 +483,12 @@ class TranscriptDecoder:
 
     # ------------------------------------------------------------------ UTF-8
 
-    def _text(self, data: bytes | bytearray, start: int, end: int, at_end: bool) -> None:
+    def _text(self, data: bytes | bytearray, start: int, end: int, at_end: bool, noisy: bool = False) -> None:
         raw = data[start:end]
         if 0x0D in raw:
             raw = raw.replace(b"\r\n", b"\n")
+        if noisy and (0x0B in raw or 0x0C in raw):
+            raw = raw.replace(b"\x0b", b"\n").replace(b"\x0c", b"\n")
         if 0x1B in raw:
             pieces = _SGR.split(raw)
             self._stats["sequences_removed"] += len(pieces) - 1
@@ -484,6 +497,19 @@ class TranscriptDecoder:
         else:
             last = None
             text = self._decode(raw, at_end)
+        if noisy:
+            text, last = self._drop_controls(text, last)
+            if "\r" in text or "\b" in text or "\t" in text:
+                for index, piece in enumerate(_MOVES.split(text)):
+                    if index % 2:
+                        self._execute(ord(piece))
+                    elif piece and self._render:
+                        self._print(piece)
+                    elif piece:
+                        self._strip_print(piece)
+                if last == b"":
+                    self._last = self._rep_char = ""
+                return
         if text:
             if self._render:
                 self._print(text)
@@ -491,6 +517,18 @@ class TranscriptDecoder:
                 self._strip_print(text)
         if last == b"":  # the run ended with an SGR: a REP after it has nothing to repeat
             self._last = self._rep_char = ""
+
+    def _drop_controls(self, text: str, last: bytes | None) -> tuple[str, bytes | None]:
+        """A noisy run's controls without effect: counted, removed; a run that ends with one leaves REP
+        nothing to repeat (DEL is ignored outright, as tmux does: REP reaches past it)."""
+        if _IGNORED_CONTROLS.search(text) is None:
+            return text, last
+        before_del = text.rstrip("\x7f")
+        if before_del and _IGNORED_CONTROLS.match(before_del, len(before_del) - 1) is not None:
+            last = b""
+        kept = _IGNORED_CONTROLS.sub("", text)
+        self._stats["controls_removed"] += len(text) - len(kept)
+        return kept, last
 
     def _decode(self, raw: bytes | bytearray, at_end: bool) -> str:
         """UTF-8 of one piece of text; an incomplete code point at the end of the data is carried."""
