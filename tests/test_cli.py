@@ -376,3 +376,13 @@ def test_progress_redraws_at_most_ten_times_a_second(monkeypatch):
     for _ in range(30_000):  # 30 s of lines at 1 ms each
         progress(100)
     assert 250 <= len(writes) <= 310  # about 10 a second, not 30,000
+
+
+def test_replay_reports_malformed_optional_fields_as_warnings(tmp_path):
+    log = write_log(tmp_path, [
+        {"sessionUpdate": "terminal_update", "terminalId": "t", "cwd": "relative", "output": {"data": "b2sK"}},
+    ])
+    result = run("replay", str(log))
+    assert result.returncode == 0
+    assert result.stderr.decode() == f"{log}:1: /cwd: path must be absolute (/..., C:\\..., or \\\\server\\share\\...) (ignored)\n"
+    assert "ok" in result.stdout.decode() and "cwd:       -" in result.stdout.decode()

@@ -391,6 +391,10 @@ def run_replay(args: argparse.Namespace, stdout: IO[bytes]) -> int:
             source.close()
     for error in errors:
         sys.stderr.write(f"{error}\n")
+    for warning in replay.warnings:  # malformed optional fields, left out: said, but not errors
+        sys.stderr.write(f"{warning}\n")
+    if replay.warning_count > len(replay.warnings):
+        sys.stderr.write(f"{name}: {replay.warning_count - len(replay.warnings)} more fields left out\n")
     if args.strict and errors:
         return EXIT_INPUT_ERRORS
     chosen = _selected(replay, args)

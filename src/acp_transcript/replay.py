@@ -40,6 +40,9 @@ class LogError:
         return f"{self.name}:{self.line}: {self.message}"
 
 
+MAX_WARNINGS = 1000
+
+
 class StopReplay(Exception):
     """strict: the first bad line ends the replay."""
 
@@ -65,7 +68,10 @@ class Replay:
         self.store_options = store_options
         self.sessions: dict[str, Session] = {}
         self._initialize: Any = None
-
+        #: Malformed optional fields that were left out (schema 2.4.0 default-on-error), as LogErrors of
+        #: read(); the first MAX_WARNINGS are kept, ``warning_count`` counts them all.
+        self.warnings: list[LogError] = []
+        self.warning_count = 0
     def session(self, session_id: str) -> Session:
         if session_id not in self.sessions:
             store = TerminalStore(**self.store_options)
@@ -96,6 +102,13 @@ class Replay:
             for line, message in _messages(source, error, progress or (lambda count: None)):
                 for problem in self.apply(message):
                     error(line, str(problem))
+                for session in self.sessions.values():
+                    if session.store.warnings:  # drained after every message: a store never piles them up
+                        for warning in session.store.warnings:
+                            self.warning_count += 1
+                            if len(self.warnings) < MAX_WARNINGS:
+                                self.warnings.append(LogError(name, line, str(warning)))
+                        session.store.warnings.clear()
         except StopReplay:
             pass
         return errors
