@@ -71,6 +71,8 @@ STATE_UPDATE = "state_update"
 #: unbounded number (each costs a few KiB plus its window). A session of an agent that runs one terminal per
 #: command stays far below it; pass ``max_terminals=None`` to lift it.
 DEFAULT_MAX_TERMINALS = 10_000
+#: store.warnings keeps the most recent this many (a caller that never clears it does not grow it forever).
+MAX_WARNINGS = 1000
 # v1 and v2 tool-call updates whose content may reference a terminal (v2 streams content in chunks too).
 TOOL_CALL_KINDS = ("tool_call", "tool_call_update", "tool_call_content_chunk")
 
@@ -427,11 +429,13 @@ class TerminalStore:
             if isinstance(change, _Background):
                 changed += self._apply_background(change.terminal_ids)
                 continue
-            if isinstance(change, TerminalPatch):
+            if isinstance(change, (TerminalPatch, ChunkPatch)) and change.warnings:
                 self.warnings.extend(change.warnings)
+                if len(self.warnings) > MAX_WARNINGS:  # the most recent ones, if nobody reads them
+                    del self.warnings[: len(self.warnings) - MAX_WARNINGS]
+            if isinstance(change, TerminalPatch):
                 terminal = self._apply_update(change)
             elif isinstance(change, ChunkPatch):
-                self.warnings.extend(change.warnings)
                 terminal = self._terminal(change.terminal_id)
                 terminal._append_output(change.data)
             elif isinstance(change, _Link):
