@@ -35,7 +35,7 @@ def test_duckdb_recipe_parquet_to_parquet(parquet_in, tmp_path):
     table = pq.read_table(out)
     assert table.column("text").to_pylist() == EXPECTED
     texts = [None if v is None else v.decode("utf-8", "replace") for v in LOGS]
-    strings = pa.table({"t": pa.array(texts, pa.string())})
+    strings = pa.table({"t": pa.array(texts, pa.string())})  # noqa: F841 (DuckDB reads it by name: FROM strings)
     assert connection.sql("SELECT sanitize_text(t) FROM strings").fetchall() == [
         (None if v is None else sanitize(v.encode()),) for v in texts]
 
