@@ -13,6 +13,8 @@ MODULES = [
     "acp_transcript._unicode_policy",
     "acp_transcript.terminals",
     "acp_transcript.conversion",
+    "acp_transcript.display",
+    "acp_transcript.replay",
 ]
 
 
@@ -24,7 +26,7 @@ def test_docstring_examples(name):
 
 
 def test_compiled_docstring_examples(impl):
-    for obj in (impl.TranscriptDecoder, impl.sanitize):
+    for obj in (impl.TranscriptDecoder, impl.sanitize, impl.sanitize_batch):
         parser = doctest.DocTestParser()
         test = parser.get_doctest(obj.__doc__, {obj.__name__: obj}, obj.__name__, None, 0)
         runner = doctest.DocTestRunner()
