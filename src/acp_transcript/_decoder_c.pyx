@@ -19,7 +19,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove
 
 from ._base64 import as_base64_bytes, base64_error
-from ._options import STAT_KEYS, parse_options
+from ._options import DEFAULTS, STAT_KEYS, parse_options
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
@@ -597,15 +597,15 @@ cdef class TranscriptDecoder:
     def __init__(
         self,
         *,
-        mode="render",
-        tabs="keep",
-        alt_screen="drop",
-        unicode="standard",
-        live_lines=200,
-        max_line_cells=65536,
-        max_live_cells=1 << 20,
-        max_jump=1024,
-        max_string_bytes=65536,
+        mode=DEFAULTS.mode,
+        tabs=DEFAULTS.tabs,
+        alt_screen=DEFAULTS.alt_screen,
+        unicode=DEFAULTS.unicode,
+        live_lines=DEFAULTS.live_lines,
+        max_line_cells=DEFAULTS.max_line_cells,
+        max_live_cells=DEFAULTS.max_live_cells,
+        max_jump=DEFAULTS.max_jump,
+        max_string_bytes=DEFAULTS.max_string_bytes,
     ):
         options = parse_options(
             mode, tabs, alt_screen, unicode, live_lines, max_line_cells, max_live_cells, max_jump, max_string_bytes

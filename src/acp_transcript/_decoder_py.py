@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._base64 import decode_base64_strict
-from ._options import new_stats, parse_options
+from ._options import DEFAULTS, new_stats, parse_options
 from ._unicode_policy import HOLD, apply_policy
 
 __all__ = ["TranscriptDecoder", "sanitize", "sanitize_arrow", "sanitize_batch"]
@@ -190,15 +190,15 @@ class TranscriptDecoder:
     def __init__(
         self,
         *,
-        mode: str = "render",
-        tabs: str = "keep",
-        alt_screen: str = "drop",
-        unicode: str = "standard",
-        live_lines: int = 200,
-        max_line_cells: int = 65536,
-        max_live_cells: int = 1 << 20,
-        max_jump: int = 1024,
-        max_string_bytes: int = 65536,
+        mode: str = DEFAULTS.mode,
+        tabs: str = DEFAULTS.tabs,
+        alt_screen: str = DEFAULTS.alt_screen,
+        unicode: str = DEFAULTS.unicode,
+        live_lines: int = DEFAULTS.live_lines,
+        max_line_cells: int = DEFAULTS.max_line_cells,
+        max_live_cells: int = DEFAULTS.max_live_cells,
+        max_jump: int = DEFAULTS.max_jump,
+        max_string_bytes: int = DEFAULTS.max_string_bytes,
     ) -> None:
         options = parse_options(
             mode, tabs, alt_screen, unicode, live_lines, max_line_cells, max_live_cells, max_jump, max_string_bytes

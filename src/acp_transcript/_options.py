@@ -82,15 +82,15 @@ def _limit(name: str, value: object, minimum: int) -> int:
 
 
 def parse_options(
-    mode: str = "render",
-    tabs: str = "keep",
-    alt_screen: str = "drop",
-    unicode: str = "standard",
-    live_lines: int = 200,
-    max_line_cells: int = 65536,
-    max_live_cells: int = 1 << 20,
-    max_jump: int = 1024,
-    max_string_bytes: int = 65536,
+    mode: str = DEFAULTS.mode,
+    tabs: str = DEFAULTS.tabs,
+    alt_screen: str = DEFAULTS.alt_screen,
+    unicode: str = DEFAULTS.unicode,
+    live_lines: int = DEFAULTS.live_lines,
+    max_line_cells: int = DEFAULTS.max_line_cells,
+    max_live_cells: int = DEFAULTS.max_live_cells,
+    max_jump: int = DEFAULTS.max_jump,
+    max_string_bytes: int = DEFAULTS.max_string_bytes,
 ) -> Options:
     """Validate the keyword options of ``TranscriptDecoder``; raise ``TypeError``/``ValueError``."""
     return Options(
