@@ -1,0 +1,422 @@
+"""The control-function parser (SPEC 2.1-2.2): bytes in, calls on a sink out. It knows nothing about lines.
+
+Paul Williams' DEC/VT500 state machine (https://vt100.net/emu/dec_ansi_parser) as a UTF-8 terminal runs it:
+no 8-bit C1 introducers, bytes >= 0x80 are text in the ground state and payload inside strings. The shape is
+alacritty/vte's: a ``Parser`` that calls a ``Perform`` (here ``Sink``) with ``print`` / ``execute`` /
+``esc_dispatch`` / ``csi_dispatch``. The Cython twin is ``_parser_c.pxi``.
+
+Speed comes from never stepping through ordinary text one character at a time: ``re`` finds runs of text
+(and whole well-formed CSI sequences, and the ends of control strings), which are decoded and handed to the
+sink in one ``print``; only control functions are handled one by one.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from typing import Protocol
+
+from ._defs import (
+    ALT_SCREEN_MODES,
+    BEL,
+    BS,
+    CAN,
+    CR,
+    CSI_ENTRY,
+    CSI_IGNORE,
+    CSI_INTERMEDIATE,
+    CSI_PARAM,
+    DECRST,
+    DECSET,
+    DEL,
+    ESC,
+    ESCAPE,
+    ESCAPE_INTERMEDIATE,
+    FF,
+    GROUND,
+    HT,
+    LF,
+    MAX_INTERMEDIATES,
+    MAX_PARAM,
+    MAX_PARAMS,
+    OSC_STRING,
+    PRIVATE_DEC,
+    REP,
+    SGR,
+    ST_STRING,
+    SUB,
+    VT,
+)
+
+
+class Sink(Protocol):
+    """What the parser calls (vte's ``Perform``). ``print`` gets decoded text (LF included: the one control
+    plain text is full of); ``execute`` only the format effectors BS, HT, LF, VT, FF, CR (the parser counts
+    every other control as removed); ``csi_dispatch`` only non-private sequences whose final is in
+    ``csi_finals`` (the sink's functions with an effect on text), without intermediates."""
+
+    csi_finals: frozenset[int]
+
+    def print(self, text: str) -> None: ...
+    def execute(self, byte: int) -> None: ...
+    def esc_dispatch(self, final: int) -> None: ...
+    def csi_dispatch(self, params: list[int], final: int) -> None: ...
+    def repeat(self, char: str, count: int) -> None: ...
+    def set_alt(self, enter: bool) -> None: ...
+    def finish(self) -> None: ...
+
+
+# Ground-state text: printable ASCII, bytes >= 0x80 (UTF-8, valid or not) and LF. DEL is excluded: it is
+# ignored (Williams), so it ends a run like a C0 does. Two more things are taken into a run because they
+# cannot change what the text around them does:
+# - SGR sequences: no effect on text in any mode. The pieces between them are decoded one by one (an ESC
+#   still interrupts a partial code point) and printed together.
+# - CR LF: the same as LF in both modes (LF already returns to column 0; strip mode turns CR LF into one
+#   line break). It is read as LF; a CR also interrupts a partial code point, as the LF does.
+_TEXT_RUN = re.compile(rb"(?:[\x20-\x7e\x80-\xff\n]+|\x1b\[[0-9:;]*m|\r\n)+")
+# Binary noise: where a control without effect (C0 but BS, HT, LF, VT, FF, CR, ESC; or DEL) stands where a
+# text run would start, a "noisy" run takes text and such controls together; the controls are counted and
+# removed after decoding (a control still interrupts a partial code point, as the codec's "replace" does).
+# Plain text never takes this path, so it pays nothing for it (scanning every run for controls cost plain
+# text half its speed; benchmarks/README.md).
+# A noisy run takes every control but ESC: VT and FF are read as LF, and BS, HT, CR are executed between
+# the pieces of text around them, in order.
+_NOISY_RUN = re.compile(rb"(?:[\x00-\x1a\x1c-\xff]+|\x1b\[[0-9:;]*m)+")
+_MOVES = re.compile("([\b\t\r])")
+_IGNORED_CONTROLS = re.compile("[\x00-\x07\x0e-\x1a\x1c-\x1f\x7f]")
+_IGNORED_BYTES = frozenset([*range(0x00, 0x08), *range(0x0E, 0x1B), *range(0x1C, 0x20), DEL])
+_FORMAT_EFFECTORS = frozenset([BS, HT, LF, VT, FF, CR])
+_SGR = re.compile(rb"\x1b\[[0-9:;]*m")
+# A well-formed CSI with no C0 or high byte inside (the common case) is dispatched in one step. Anything
+# else falls back to the byte-by-byte state machine from its ESC, which gives the same result.
+_CSI = re.compile(rb"\x1b\[([\x3c-\x3f]?)([\x30-\x3b]*)([\x20-\x2f]{0,2})([\x40-\x7e])")
+_PARAM_SEPARATOR = re.compile(rb"[:;]")
+# Where a control string may stop: BEL (OSC only), LF (the max_string_bytes check), CAN, SUB, ESC.
+_OSC_STOP = re.compile(rb"[\x07\n\x18\x1a\x1b]")
+_ST_STOP = re.compile(rb"[\n\x18\x1a\x1b]")
+_C1 = re.compile("[\x80-\x9f]")
+# Parameter strings of up to three digits come from this table, so that digits from the input are never
+# turned into a number by int() (SPEC 2.2: no unbounded work on hostile parameters).
+_SMALL_PARAMS = {str(v).encode(): v for v in range(1000)}
+_SMALL_PARAMS.update({f"{v:02d}".encode(): v for v in range(100)})
+_SMALL_PARAMS.update({f"{v:03d}".encode(): v for v in range(1000)})
+_SMALL_PARAMS[b""] = 0
+
+
+def _param_value(digits: bytes) -> int:
+    value = _SMALL_PARAMS.get(digits)
+    if value is None:
+        value = 0
+        for byte in digits:
+            value = value * 10 + byte - 0x30
+            if value > MAX_PARAM:
+                return MAX_PARAM
+    return value
+
+
+def parse_params(raw: bytes) -> list[int]:
+    """``b"1;;2:3"`` -> ``[1, 0, 2, 3]``; ``b""`` -> ``[]``; at most 32 values, each saturated."""
+    if not raw:
+        return []
+    if raw in _SMALL_PARAMS:
+        return [_SMALL_PARAMS[raw]]
+    return [_param_value(piece) for piece in _PARAM_SEPARATOR.split(raw, MAX_PARAMS)[:MAX_PARAMS]]
+
+
+class Parser:
+    """Bytes, fed in any chunks, to calls on ``sink``. Counts what it removes in ``stats`` (SPEC 2.6)."""
+
+    def __init__(self, sink: Sink, stats: dict[str, int], max_string_bytes: int) -> None:
+        self.sink = sink
+        self.stats = stats
+        self.max_string_bytes = max_string_bytes
+        self.reset()
+
+    def reset(self) -> None:
+        self.state = GROUND
+        self.carry = b""  # an incomplete UTF-8 sequence at the end of the last chunk (at most 3 bytes)
+        self.params: list[int] = []
+        self.param = -1  # the parameter being read; -1: none started
+        self.intermediates = 0
+        self.private = 0
+        self.string_bytes = 0
+        # SPEC 2.3 rev 2, as tmux: REP repeats only right after a printed character (or a REP). ``last`` is
+        # that character, cleared by any other item; ``rep_char`` is ``last`` as it was when the current
+        # escape sequence began, given back only to a REP that the sequence turns out to be.
+        self.last = ""
+        self.rep_char = ""
+
+    def finish(self) -> None:
+        """The end of the stream: a partial code point is one U+FFFD; an open sequence is counted."""
+        if self.carry:
+            self.flush_partial()
+        if self.state != GROUND:
+            self.stats["unterminated_at_final"] += 1
+        self.reset()
+
+    def feed(self, data: bytes | bytearray) -> None:
+        end_of_data = len(data)
+        pos = 0
+        stats = self.stats
+        while pos < end_of_data:
+            state = self.state
+            if state == GROUND:
+                run = _TEXT_RUN.match(data, pos)
+                noisy = run is None and data[pos] in _IGNORED_BYTES
+                if noisy:
+                    run = _NOISY_RUN.match(data, pos)
+                if run is not None:
+                    end = run.end()
+                    self.text(data, pos, end, end == end_of_data, noisy)
+                    pos = end
+                    continue
+                if self.carry:  # a control interrupts a partial code point: one U+FFFD (SPEC 2.1)
+                    self.flush_partial()
+                byte = data[pos]
+                if byte == ESC:
+                    stats["sequences_removed"] += 1
+                    self.rep_char, self.last = self.last, ""
+                    csi = _CSI.match(data, pos)
+                    if csi is not None:
+                        private, params, intermediates, final = csi.groups()
+                        if not intermediates:
+                            self.csi_dispatch(private[0] if private else 0, params, final[0])
+                        pos = csi.end()
+                        continue
+                    self.state = ESCAPE
+                    self.intermediates = 0
+                elif byte == DEL:
+                    stats["controls_removed"] += 1
+                else:
+                    self.execute(byte)
+                pos += 1
+            elif state >= OSC_STRING:
+                pos = self.string(data, pos)
+            else:
+                self.step(data[pos])
+                pos += 1
+
+    def enter_escape(self) -> None:
+        self.state = ESCAPE
+        self.intermediates = 0
+        self.rep_char, self.last = self.last, ""
+
+    def step(self, byte: int) -> None:
+        """One byte in the escape and CSI states (Williams), where sequences are short."""
+        state = self.state
+        if byte == ESC:  # Williams: ESC anywhere restarts
+            self.stats["sequences_removed"] += 1
+            self.enter_escape()
+        elif byte == CAN or byte == SUB:  # Williams: CAN and SUB abort, executed, to ground
+            self.stats["controls_removed"] += 1
+            self.state = GROUND
+        elif byte < 0x20:  # C0 inside a sequence is executed and the sequence goes on
+            self.execute(byte)
+        elif byte >= DEL:  # DEL and high bytes are ignored; the sequence goes on (SPEC 2.2)
+            pass
+        elif state == ESCAPE:
+            if byte < 0x30:
+                self.intermediates = 1
+                self.state = ESCAPE_INTERMEDIATE
+            elif byte == 0x5B:  # [
+                self.state = CSI_ENTRY
+                self.params = []
+                self.param = -1
+                self.private = 0
+                self.intermediates = 0
+            elif byte == 0x5D:  # ]
+                self.state = OSC_STRING
+                self.string_bytes = 0
+            elif byte in (0x50, 0x58, 0x5E, 0x5F):  # P (DCS), X (SOS), ^ (PM), _ (APC)
+                self.state = ST_STRING
+                self.string_bytes = 0
+            else:
+                self.state = GROUND
+                self.sink.esc_dispatch(byte)
+        elif state == ESCAPE_INTERMEDIATE:
+            if byte >= 0x30:  # final: dispatched with intermediates, none of which affects text
+                self.state = GROUND
+        elif state == CSI_IGNORE:
+            if byte >= 0x40:
+                self.state = GROUND
+        elif byte >= 0x40:  # CSI final
+            self.state = GROUND
+            if self.intermediates == 0:
+                if self.param >= 0:
+                    self.push_param()
+                self.csi_dispatch(self.private, None, byte)
+        elif byte < 0x30:  # intermediate
+            self.intermediates += 1
+            self.state = CSI_IGNORE if self.intermediates > MAX_INTERMEDIATES else CSI_INTERMEDIATE
+        elif state == CSI_INTERMEDIATE:  # a parameter byte after an intermediate: malformed
+            self.state = CSI_IGNORE
+        elif byte <= 0x39:  # digit
+            value = max(self.param, 0) * 10 + byte - 0x30
+            self.param = value if value < MAX_PARAM else MAX_PARAM
+            self.state = CSI_PARAM
+        elif byte <= 0x3B:  # ':' or ';'
+            self.push_param()
+            self.param = 0
+            self.state = CSI_PARAM
+        elif state == CSI_ENTRY:  # private marker < = > ?
+            self.private = byte
+            self.state = CSI_PARAM
+        else:  # a private marker after parameters: malformed
+            self.state = CSI_IGNORE
+
+    def push_param(self) -> None:
+        if len(self.params) < MAX_PARAMS:
+            self.params.append(max(self.param, 0))
+
+    def string(self, data: bytes | bytearray, pos: int) -> int:
+        """Skip control-string payload up to the next byte that may end it; return the new position."""
+        stop = _OSC_STOP if self.state == OSC_STRING else _ST_STOP
+        while True:
+            found = stop.search(data, pos)
+            if found is None:
+                self.string_bytes += len(data) - pos
+                return len(data)
+            at = found.start()
+            self.string_bytes += at - pos
+            byte = data[at]
+            if byte == LF:
+                if self.string_bytes > self.max_string_bytes:
+                    # SPEC 2.2: an overlong unterminated string is abandoned at the next LF, which is executed.
+                    self.stats["strings_abandoned"] += 1
+                    self.state = GROUND
+                    self.execute(LF)
+                    return at + 1
+                self.string_bytes += 1
+                pos = at + 1
+            elif byte == ESC:  # ST (ESC \) or the start of a new sequence
+                self.stats["sequences_removed"] += 1
+                self.enter_escape()
+                return at + 1
+            elif byte == BEL:  # BEL ends an OSC (xterm)
+                self.state = GROUND
+                return at + 1
+            else:  # CAN, SUB
+                self.stats["controls_removed"] += 1
+                self.state = GROUND
+                return at + 1
+
+    # ------------------------------------------------------------------ text (UTF-8, SPEC 2.1)
+
+    def text(self, data: bytes | bytearray, start: int, end: int, at_end: bool, noisy: bool = False) -> None:
+        """A run of text (with SGRs, CR LFs and, when ``noisy``, controls without effect) printed at once."""
+        raw = data[start:end]
+        if 0x0D in raw:
+            raw = raw.replace(b"\r\n", b"\n")
+        if noisy and (0x0B in raw or 0x0C in raw):
+            raw = raw.replace(b"\x0b", b"\n").replace(b"\x0c", b"\n")
+        if 0x1B in raw:
+            pieces = _SGR.split(raw)
+            self.stats["sequences_removed"] += len(pieces) - 1
+            last = pieces.pop()
+            text = "".join([self.decode_utf8(piece, False) for piece in pieces]) + self.decode_utf8(last, at_end)
+        else:
+            last = None
+            text = self.decode_utf8(raw, at_end)
+        if noisy:
+            text, last = self.drop_controls(text, last)
+            if "\r" in text or "\b" in text or "\t" in text:
+                for index, piece in enumerate(_MOVES.split(text)):
+                    if index % 2:
+                        self.execute(ord(piece))
+                    elif piece:
+                        self.print(piece)
+                if last == b"":
+                    self.last = self.rep_char = ""
+                return
+        if text:
+            self.print(text)
+        if last == b"":  # the run ended with an SGR: a REP after it has nothing to repeat
+            self.last = self.rep_char = ""
+
+    def print(self, text: str) -> None:
+        self.sink.print(text)
+        self.last = "" if text[-1] == "\n" else text[-1]
+
+    def drop_controls(self, text: str, last: bytes | None) -> tuple[str, bytes | None]:
+        """A noisy run's controls without effect: counted, removed; a run that ends with one leaves REP
+        nothing to repeat (DEL is ignored outright, as tmux does: REP reaches past it)."""
+        if _IGNORED_CONTROLS.search(text) is None:
+            return text, last
+        before_del = text.rstrip("\x7f")
+        if before_del and _IGNORED_CONTROLS.match(before_del, len(before_del) - 1) is not None:
+            last = b""
+        kept = _IGNORED_CONTROLS.sub("", text)
+        self.stats["controls_removed"] += len(text) - len(kept)
+        return kept, last
+
+    def decode_utf8(self, raw: bytes | bytearray, at_end: bool) -> str:
+        """UTF-8 of one piece of text; an incomplete code point at the end of the data is carried."""
+        if self.carry:
+            raw = self.carry + raw
+            self.carry = b""
+        if at_end and raw and raw[-1] >= 0x80:
+            # Keep an incomplete final code point for the next chunk; the codec's own incremental rule
+            # is exactly SPEC 2.1's (at most 3 bytes, maximal subparts).
+            text, used = codecs.utf_8_decode(raw, "replace", False)
+            if used < len(raw):
+                if raw[used] == 0xED and used + 1 < len(raw) and raw[used + 1] > 0x9F:
+                    # CPython also holds back ED A0-BF (a surrogate, so no prefix of any code point); SPEC 2.1
+                    # carries only real prefixes, so that the replacement is emitted now, as the C core does.
+                    text = raw.decode("utf-8", "replace")
+                else:
+                    self.carry = bytes(raw[used:])
+                    raw = raw[:used]
+        else:
+            text = raw.decode("utf-8", "replace")
+        if not text.isascii():
+            text = self.clean_decoded(text, raw)
+        return text
+
+    def clean_decoded(self, text: str, raw: bytes | bytearray) -> str:
+        stats = self.stats
+        if "\ufffd" in text:
+            replaced = text.count("\ufffd") - raw.count(b"\xef\xbf\xbd")
+            if replaced:
+                # Valid bytes re-encode to themselves and each U+FFFD to 3 bytes, so what is left over is
+                # the number of invalid bytes.
+                stats["invalid_bytes"] += len(raw) - len(text.encode("utf-8")) + 3 * replaced
+        if _C1.search(text) is not None:  # decoded U+0080-U+009F: no effect, never emitted
+            without = _C1.sub("", text)
+            stats["c1_dropped"] += len(text) - len(without)
+            text = without
+        return text
+
+    def flush_partial(self) -> None:
+        self.stats["invalid_bytes"] += len(self.carry)
+        self.carry = b""
+        self.print("\ufffd")
+
+    # ------------------------------------------------------------------ dispatch
+
+    def execute(self, byte: int) -> None:
+        self.last = self.rep_char = ""  # a control between a character and REP: nothing to repeat
+        if byte in _FORMAT_EFFECTORS:
+            self.sink.execute(byte)
+        else:
+            self.stats["controls_removed"] += 1
+
+    def csi_dispatch(self, private: int, raw_params: bytes | None, final: int) -> None:
+        """A CSI sequence without intermediates. ``raw_params`` is the parameter bytes (fast path) or
+        ``None`` when the state machine has collected ``self.params``. Parameters are parsed only for a
+        function the sink has."""
+        if private:
+            if private == PRIVATE_DEC and (final == DECSET or final == DECRST):
+                params = self.params if raw_params is None else parse_params(raw_params)
+                for mode in params:
+                    if mode in ALT_SCREEN_MODES:
+                        self.sink.set_alt(final == DECSET)
+            return
+        if final == SGR or final not in self.sink.csi_finals:
+            return
+        params = self.params if raw_params is None else parse_params(raw_params)
+        if final == REP:  # SPEC 2.3 rev 2: only right after a printed character (or a REP)
+            self.last = self.rep_char
+            if self.last:
+                self.sink.repeat(self.last, params[0] if params and params[0] else 1)
+            return
+        self.sink.csi_dispatch(params, final)
