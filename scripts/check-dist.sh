@@ -23,7 +23,7 @@ say "sdist"
 "$work/tools/bin/python" -m build --sdist --outdir "$work/dist" "$root" >/dev/null
 sdist=$(ls "$work"/dist/*.tar.gz)
 tar tzf "$sdist" | sed 's|^[^/]*/||' | sort > "$work/contents"
-for required in src/acp_transcript/_decoder_c.pyx src/acp_transcript/_decoder_py.py src/acp_transcript/_decoder_c.pyi \
+for required in src/acp_transcript/_decoder_c.pyx src/acp_transcript/_decoder_py.py src/acp_transcript/_parser_c.pxi \
                 src/acp_transcript/py.typed src/acp_transcript/schemas/terminal-v2.json setup.py pyproject.toml \
                 tests/conftest.py tests/captures/pytest_failures.bin examples/session.jsonl README.md LICENSE; do
     grep -qx "$required" "$work/contents" || { echo "sdist lacks $required"; exit 1; }

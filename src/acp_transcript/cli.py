@@ -24,7 +24,7 @@ from typing import IO, Any
 from . import __version__
 from ._decoder import IMPLEMENTATION, TranscriptDecoder
 from ._legacy import LEGACY_OUTPUT
-from ._options import ALT_SCREEN, DEFAULTS, MODES, TABS, UNICODE
+from ._defs import ALT_SCREEN, DEFAULTS, MODES, TABS, UNICODE
 from .display import safe_line
 from .replay import Replay, Session
 from .terminals import Terminal

@@ -1,0 +1,253 @@
+# Cells and output buffers: the memory the core works in. A line is an array of UCS-4 cells (cell kinds
+# below U+0020, see _defs); a Buf is a growable UCS-4 output buffer that remembers its widest character (the
+# str kind to build) and which characters the Unicode policy must look at. The fallback's equivalents are
+# lists of one-character strs and str joins (_window_py).
+
+ctypedef struct Line:
+    uint32_t *cells
+    Py_ssize_t len
+    Py_ssize_t cap
+
+ctypedef struct Buf:
+    uint32_t *data
+    Py_ssize_t len
+    Py_ssize_t cap
+    uint32_t maxchar
+    int flags
+
+
+cdef inline void buf_init(Buf *buf) noexcept nogil:
+    buf.data = NULL
+    buf.len = buf.cap = 0
+    buf.maxchar = 0
+    buf.flags = 0
+
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    /* The length of the run of printable ASCII (0x20-0x7E) at p, at most n. Eight bytes at a time (SWAR):
+       a byte b < 0x20 borrows in b - 0x20, b >= 0x7F carries into or has bit 7 in b + 0x01, b >= 0x80 has
+       bit 7 itself. Borrows and carries only spill into bytes after a hit, so a word without any hit is
+       eight printable bytes, and the first hit is found byte by byte. */
+    static inline Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) {
+        Py_ssize_t i = 0;
+        uint64_t w;
+        while (i + 8 <= n) {
+            memcpy(&w, p + i, 8);
+            if (((w - 0x2020202020202020ULL) | (w + 0x0101010101010101ULL) | w) & 0x8080808080808080ULL)
+                break;
+            i += 8;
+        }
+        while (i < n && p[i] >= 0x20 && p[i] < 0x7F)
+            i++;
+        return i;
+    }
+    /* An ordinary cell: a character that is no cell kind (< 0x20) and that nothing per character needs to
+       look at on the way out: not U+00AD-U+2FFF (where every Unicode-policy character below U+E0000 but
+       U+FEFF lies), not U+FEFF, not U+1F000 and above (the black flag, tag characters). CJK, U+FFFD and
+       most text are ordinary. */
+    static inline int acp_ordinary(uint32_t c) {
+        return (c - 0x20u < 0x8Du) | ((c - 0x3000u < 0x1C000u) & (c != 0xFEFFu));
+    }
+    /* Copy cells to dst while whole blocks of 16 are characters 0x20-0xAC (the common case; the wider
+       acp_ordinary test costs twice the instructions here); return how many were copied and OR them into
+       *seen (an OR keeps the str kind: 0x80, 0x100, 0x10000 bounds). A block is
+       copied before it is checked (dst has room), so the loop has no early exit and vectorises; restrict
+       tells the compiler the two arrays do not overlap. */
+    static inline Py_ssize_t acp_copy_ordinary(uint32_t *restrict dst, const uint32_t *restrict src,
+                                               Py_ssize_t n, uint32_t *seen) {
+        Py_ssize_t k = 0;
+        uint32_t bits = 0;
+        while (k + 16 <= n) {
+            uint32_t special = 0, block = 0;
+            for (int j = 0; j < 16; j++) {
+                uint32_t c = src[k + j];
+                dst[k + j] = c;
+                block |= c;
+                special |= (uint32_t)(c - 0x20u >= 0x8Du);  /* the narrow test: it vectorises */
+            }
+            if (special)
+                break;
+            bits |= block;
+            k += 16;
+        }
+        *seen |= bits;
+        return k;
+    }
+    """
+    Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) nogil
+    Py_ssize_t acp_copy_ordinary(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
+    bint acp_ordinary(uint32_t c) nogil
+
+
+cdef int grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t initial) except -1 nogil:
+    """Make ``*data`` (an array of ``*cap`` items of ``item`` bytes) hold at least ``need`` items, doubling."""
+    cdef Py_ssize_t size = cap[0] * 2 if cap[0] else initial
+    cdef void *grown
+    if need <= cap[0]:
+        return 0
+    while size < need:
+        size *= 2
+    grown = realloc(data[0], size * item)
+    if grown == NULL:
+        with gil:
+            raise MemoryError()
+    data[0] = grown
+    cap[0] = size
+    return 0
+
+
+cdef inline int buf_reserve(Buf *buf, Py_ssize_t extra) except -1 nogil:
+    if buf.len + extra > buf.cap:
+        grow(<void **>&buf.data, &buf.cap, buf.len + extra, sizeof(uint32_t), 256)
+    return 0
+
+
+cdef inline void note_char(Buf *buf, uint32_t cp) noexcept nogil:
+    """Remember what the per-call Python work needs to know about an emitted character."""
+    if cp > buf.maxchar:
+        buf.maxchar = cp
+    if cp >= 0xAD:
+        if policy_char(cp):
+            buf.flags |= INVISIBLE if invisible_char(cp) else NEEDS_POLICY
+        elif cp == 0x1F3F4:
+            buf.flags |= BLACK_FLAG
+
+
+cdef inline int buf_put(Buf *buf, uint32_t cp) except -1 nogil:
+    if buf.len == buf.cap:
+        buf_reserve(buf, 1)
+    buf.data[buf.len] = cp
+    buf.len += 1
+    note_char(buf, cp)
+    return 0
+
+
+cdef str ucs4_str(const uint32_t *src, Py_ssize_t n, uint32_t maxchar):
+    """A str of the narrowest kind for ``maxchar`` from UCS-4 code points."""
+    cdef Buf view
+    if n == 0:
+        return ""
+    view.data = <uint32_t *>src
+    view.len = view.cap = n
+    view.maxchar = maxchar
+    view.flags = 0
+    return buf_take(&view)
+
+
+cdef str buf_take(Buf *buf):
+    """The buffer as a str of the narrowest kind; the buffer is emptied."""
+    cdef Py_ssize_t n = buf.len, i
+    cdef str text = PyUnicode_New(n, buf.maxchar)
+    cdef int kind = PyUnicode_KIND(text)
+    # Local pointers: a store through uint8_t* may alias buf->data as far as C knows, and reloading it on
+    # every iteration would keep the compiler from vectorising the narrowing loops.
+    cdef const uint32_t *src = buf.data
+    cdef uint8_t *d1
+    cdef uint16_t *d2
+    if kind == 1:
+        d1 = <uint8_t *>PyUnicode_DATA(text)
+        for i in range(n):
+            d1[i] = <uint8_t>src[i]
+    elif kind == 2:
+        d2 = <uint16_t *>PyUnicode_DATA(text)
+        for i in range(n):
+            d2[i] = <uint16_t>src[i]
+    else:
+        memcpy(PyUnicode_DATA(text), src, n * sizeof(uint32_t))
+    buf.len = 0
+    buf.maxchar = 0
+    buf.flags = 0
+    return text
+
+
+cdef inline int line_reserve(Line *line, Py_ssize_t size) except -1 nogil:
+    if size > line.cap:
+        grow(<void **>&line.cells, &line.cap, size, sizeof(uint32_t), 64)
+    return 0
+
+
+cdef inline void line_shrink(Line *line) noexcept nogil:
+    """A line that lost most of its cells gives the memory back: a window's memory is then bounded by its
+    cells (max_live_cells), not by what its lines once held."""
+    cdef void *smaller
+    cdef Py_ssize_t cap
+    if line.cap > SPARE_MAX_CAP and line.len * 4 < line.cap:
+        cap = line.len * 2 if line.len * 2 > 64 else 64
+        smaller = realloc(line.cells, cap * sizeof(uint32_t))
+        if smaller != NULL:  # a failed shrink keeps the larger buffer, which is still valid
+            line.cells = <uint32_t *>smaller
+            line.cap = cap
+
+
+cdef inline void line_trim(Line *line) noexcept nogil:
+    while line.len and line.cells[line.len - 1] == BLANK:
+        line.len -= 1
+
+
+cdef inline Py_ssize_t written(const uint32_t *cells, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
+    cdef Py_ssize_t count = 0, i
+    for i in range(start, stop):
+        if cells[i] != BLANK:
+            count += 1
+    return count
+
+
+cdef int line_text(Line *line, Buf *out) except -1 nogil:
+    """Mirror of _window_py.line_text: tab spans to \\t, trailing blanks dropped, other blanks to spaces."""
+    cdef Py_ssize_t n = line.len, i = 0, pending = 0, need, k
+    cdef uint32_t cp
+    cdef const uint32_t *cells = line.cells
+    cdef bint tab
+    cdef uint32_t seen = 0
+    cdef uint32_t *dst
+    buf_reserve(out, n)
+    while i < n:
+        cp = cells[i]
+        if acp_ordinary(cp) and not pending:
+            # Fast path: ordinary characters are copied 16 at a time. The checks have no early exit so
+            # the compiler vectorises them; OR-ing the cells bounds the widest one by a value that selects
+            # the same str kind (see buf_take).
+            dst = out.data + out.len - i  # dst[k] is where cells[k] goes
+            k = i + acp_copy_ordinary(dst + i, cells + i, n - i, &seen) if cp < 0xAD else i
+            while k < n and acp_ordinary(cells[k]):
+                dst[k] = cells[k]
+                seen |= cells[k]
+                k += 1
+            out.len += k - i
+            i = k
+            continue
+        if cp == TAB:
+            need = 7 - i % 8
+            tab = i + need < n
+            if tab:
+                for k in range(i + 1, i + need + 1):
+                    if cells[k] != FILL:
+                        tab = False
+                        break
+            if tab:
+                while pending:
+                    out.data[out.len] = 0x20
+                    out.len += 1
+                    pending -= 1
+                out.data[out.len] = 0x09
+                out.len += 1
+                i += need + 1
+                continue
+            pending += 1
+        elif cp <= FILL:
+            pending += 1
+        else:
+            while pending:
+                out.data[out.len] = 0x20
+                out.len += 1
+                pending -= 1
+            out.data[out.len] = cp
+            out.len += 1
+            note_char(out, cp)
+        i += 1
+    if seen > out.maxchar:
+        out.maxchar = seen
+    return 0

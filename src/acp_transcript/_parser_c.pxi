@@ -1,0 +1,494 @@
+# The control-function parser (SPEC 2.1-2.2): the twin of _parser_py.Parser (see there). Bytes in, calls on
+# a Sink out; it knows nothing about lines. Text runs (printable ASCII, whole valid UTF-8, SGRs, controls
+# without effect) are decoded into ``cps`` and handed to the sink in one call; everything else goes through
+# Williams' states byte by byte.
+
+cdef int _i
+
+# Bytes that always make exactly one code point in a text run: printable ASCII, and the bytes that are
+# never valid in UTF-8 (80-C1, F5-FF: each is U+FFFD on its own).
+cdef uint8_t ONE_CELL[256]
+for _i in range(256):
+    ONE_CELL[_i] = 0x20 <= _i < 0x7F or 0x80 <= _i <= 0xC1 or _i >= 0xF5
+
+# C0 controls with no effect in the ground state, in either mode (all but BS, HT, LF, VT, FF, CR, ESC): a
+# text run counts them and goes on (SPEC 2.2), as the fallback's run does.
+cdef uint8_t IGNORED_CONTROL[256]
+for _i in range(256):
+    IGNORED_CONTROL[_i] = _i < 0x20 and not (BS <= _i <= CR or _i == ESC)
+
+
+cdef inline Py_ssize_t sgr_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """Where the SGR sequence ``ESC [ <0-9:;>* m`` at ``data[i]`` ends, or 0 if there is none complete."""
+    if i + 2 >= n or data[i] != ESC or data[i + 1] != 0x5B:
+        return 0
+    i += 2
+    while i < n and 0x30 <= data[i] <= 0x3B:
+        i += 1
+    return i + 1 if i < n and data[i] == SGR else 0
+
+
+cdef class Sink:
+    """What the parser calls (vte's ``Perform``; _parser_py.Sink). ``print_ascii``/``print_cps`` get text
+    without LF; ``execute`` only BS, HT, LF, VT, FF, CR; ``csi_dispatch`` only non-private sequences that are
+    not SGR or REP, without intermediates. The base does nothing."""
+
+    cdef int64_t *stats
+
+    cdef int reset(self) except -1 nogil:
+        return 0
+
+    cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
+        return 0
+
+    cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
+        return 0
+
+    cdef int execute(self, uint8_t byte) except -1 nogil:
+        return 0
+
+    cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
+        return 0
+
+    cdef int csi_dispatch(self, const uint32_t *params, int nparams, uint8_t final) except -1 nogil:
+        return 0
+
+    cdef int repeat(self, uint32_t char, Py_ssize_t count) except -1 nogil:
+        return 0
+
+    cdef int set_alt(self, bint enter) except -1 nogil:
+        return 0
+
+    cdef int finish(self) except -1 nogil:
+        return 0
+
+
+@cython.final
+cdef class Parser:
+    cdef Sink sink
+    cdef int64_t *stats
+    cdef Py_ssize_t max_string_bytes
+    cdef int state
+    cdef uint32_t u8_cp
+    cdef int u8_need, u8_seen
+    cdef uint8_t u8_lower, u8_upper
+    cdef uint32_t params[MAX_PARAMS]
+    cdef int nparams
+    cdef int64_t param
+    cdef int intermediates, private
+    cdef Py_ssize_t string_bytes
+    cdef uint32_t last  # the character REP repeats: set by printing, cleared by any other item
+    cdef uint32_t rep_char  # last as it was when the current escape sequence began
+    cdef uint32_t *cps  # decoded code points of the current text run
+    cdef Py_ssize_t cps_cap
+
+    def __dealloc__(self):
+        free(self.cps)
+
+    cdef int reset(self) except -1 nogil:
+        self.state = GROUND
+        self.u8_need = self.u8_seen = 0
+        self.u8_cp = 0
+        self.u8_lower = 0x80
+        self.u8_upper = 0xBF
+        self.nparams = 0
+        self.param = -1
+        self.intermediates = 0
+        self.private = 0
+        self.string_bytes = 0
+        self.last = self.rep_char = 0
+        return 0
+
+    cdef int finish(self) except -1 nogil:
+        if self.u8_need:
+            self.flush_partial()
+        if self.state != GROUND:
+            self.stats[S_UNTERMINATED] += 1
+        return self.reset()
+
+    cdef int feed(self, const uint8_t *data, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t pos = 0, end
+        cdef uint8_t byte
+        while pos < n:
+            if self.state == GROUND:
+                byte = data[pos]
+                if not self.u8_need and (byte >= 0x20 or IGNORED_CONTROL[byte]):
+                    # At most RUN_SLICE bytes per run, so the run buffer stays small whatever the chunk size
+                    # (a sequence cut at the slice's end is finished by the byte path, as at a chunk's end).
+                    end = self.text_run(data, pos, n if n - pos <= RUN_SLICE else pos + RUN_SLICE)
+                    if end > pos:
+                        pos = end
+                        continue
+                if byte == ESC and not self.u8_need:
+                    self.stats[S_SEQUENCES] += 1
+                    self.enter_escape()
+                    if pos + 1 < n and data[pos + 1] == 0x5B:
+                        end = self.csi_fast(data, pos + 2, n)
+                        if end > 0:
+                            self.state = GROUND
+                            pos = end
+                            continue
+                    pos += 1
+                    continue
+                if byte >= 0x80:
+                    self.utf8_byte(byte)
+                    pos += 1
+                    continue
+                if self.u8_need:  # a control interrupts a partial code point: one U+FFFD (SPEC 2.1)
+                    self.flush_partial()
+                    continue  # the byte is processed again, now with no partial code point
+                if byte == DEL:
+                    self.stats[S_CONTROLS] += 1
+                else:
+                    self.execute(byte)
+                pos += 1
+            elif self.state >= OSC_STRING:
+                pos = self.string(data, pos, n)
+            else:
+                self.step(data[pos])
+                pos += 1
+        return 0
+
+    cdef inline void enter_escape(self) noexcept nogil:
+        # SPEC 2.3 rev 2, as tmux: REP repeats only right after a printed character; the character is put
+        # aside here and given back only to a REP that this sequence turns out to be.
+        self.state = ESCAPE
+        self.intermediates = 0
+        self.rep_char = self.last
+        self.last = 0
+
+    cdef Py_ssize_t text_run(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1 nogil:
+        """Print the run of text at ``pos``: printable ASCII and whole, valid, non-C1 UTF-8 sequences, as one
+        write. Returns where it stopped; whatever stops it (a control, an invalid or incomplete sequence,
+        a C1 code point) is left to the byte-by-byte path, so the result is the same as printing one code
+        point at a time. SGR sequences inside the run are skipped (counted): they have no effect on text,
+        and colored output then costs one write per stretch of text, as in the fallback."""
+        cdef Py_ssize_t i = pos + acp_ascii_run(data + pos, n - pos), k = 0, j, size, end, m
+        cdef int64_t invalid = 0, c1 = 0, sgr = 0, controls = 0  # counted here, added once
+        cdef bint ended_on_sgr = False
+        cdef uint8_t b, b1
+        cdef uint32_t cp
+        cdef uint32_t *cps
+        if i == n or (data[i] < 0x80 and not sgr_end(data, i, n) and not IGNORED_CONTROL[data[i]]
+                      and data[i] != DEL):
+            if i > pos:
+                self.sink.print_ascii(data + pos, i - pos)
+                self.last = data[i - 1]
+            return i
+        grow(<void **>&self.cps, &self.cps_cap, n - pos, sizeof(uint32_t), 4096)
+        cps = self.cps
+        for j in range(pos, i):
+            cps[k] = data[j]
+            k += 1
+        while i < n:
+            b = data[i]
+            if ONE_CELL[b]:
+                # Printable ASCII, or a byte never valid in UTF-8 (a maximal subpart of its own: one U+FFFD).
+                # Both make exactly one code point, without a branch on which: text mixed with invalid
+                # bytes, or random binary, does not pay for a mispredicted branch per byte.
+                cps[k] = b + (b >> 7) * (0xFFFD - b)
+                invalid += b >> 7
+                k += 1
+                i += 1
+                ended_on_sgr = False
+                continue
+            if b == ESC:
+                end = sgr_end(data, i, n)
+                if not end:
+                    break
+                sgr += 1
+                i = end
+                ended_on_sgr = True
+                continue
+            if b < 0x80:
+                if IGNORED_CONTROL[b]:  # no effect but on REP: it has nothing to repeat after a control
+                    controls += 1
+                    i += 1
+                    ended_on_sgr = True
+                    continue
+                if b == DEL:  # ignored outright (Williams, tmux); REP still reaches past it
+                    controls += 1
+                    i += 1
+                    continue
+                break  # BS, HT, LF, VT, FF, CR, or an ESC that starts no SGR: the caller's
+            ended_on_sgr = False
+            if b < 0xC2 or b > 0xF4:  # never valid in UTF-8: a maximal subpart of its own, one U+FFFD
+                invalid += 1
+                cps[k] = 0xFFFD
+                k += 1
+                i += 1
+                continue
+            size = 2 if b < 0xE0 else (3 if b < 0xF0 else 4)
+            # The longest valid prefix (WHATWG / Unicode "maximal subpart"): the second byte's range depends
+            # on the lead (no overlongs, no surrogates, nothing past U+10FFFF), the others are 80-BF.
+            m = 1
+            while m < size and i + m < n:
+                b1 = data[i + m]
+                if m == 1 and (b == 0xE0 and b1 < 0xA0 or b == 0xED and b1 > 0x9F
+                               or b == 0xF0 and b1 < 0x90 or b == 0xF4 and b1 > 0x8F):
+                    break
+                if b1 & 0xC0 != 0x80:
+                    break
+                m += 1
+            if m < size:
+                if i + m >= n:
+                    break  # incomplete here: the byte path carries it to the next chunk
+                invalid += m  # a valid prefix cut by a byte that cannot follow: one U+FFFD
+                cps[k] = 0xFFFD
+                k += 1
+                i += m
+                continue
+            b1 = data[i + 1]
+            if size == 2:
+                cp = ((b & 0x1F) << 6) | (b1 & 0x3F)
+                if cp <= 0x9F:  # a decoded C1 control: no effect, never emitted (SPEC 2.2)
+                    c1 += 1
+                    i += 2
+                    continue
+            elif size == 3:
+                cp = ((b & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (data[i + 2] & 0x3F)
+            else:
+                cp = ((b & 0x07) << 18) | ((b1 & 0x3F) << 12) | ((data[i + 2] & 0x3F) << 6) | (data[i + 3] & 0x3F)
+            cps[k] = cp
+            k += 1
+            i += size
+        self.stats[S_INVALID] += invalid
+        self.stats[S_C1] += c1
+        self.stats[S_SEQUENCES] += sgr
+        self.stats[S_CONTROLS] += controls
+        if k:
+            self.sink.print_cps(cps, k)
+            self.last = cps[k - 1]
+        if ended_on_sgr:  # a REP after an SGR or a control has nothing to repeat
+            self.last = self.rep_char = 0
+        return i
+
+    cdef Py_ssize_t csi_fast(self, const uint8_t *data, Py_ssize_t i, Py_ssize_t n) except -2 nogil:
+        """A whole well-formed CSI (no C0, DEL or high byte inside) in one pass, as the state machine would
+        read it; 0 when the sequence is anything else or not complete here (the state machine takes it).
+        Parameters are only parsed for a final that uses them: SGR, the common case, needs none."""
+        cdef int64_t param = -1
+        cdef Py_ssize_t params_start, params_end, j
+        cdef uint8_t b, final, private = 0
+        if i < n and 0x3C <= data[i] <= 0x3F:
+            private = data[i]
+            i += 1
+        params_start = i
+        while i < n and 0x30 <= data[i] <= 0x3B:
+            i += 1
+        params_end = i
+        while i < n and 0x20 <= data[i] <= 0x2F:
+            i += 1
+            if i - params_end > MAX_INTERMEDIATES:
+                return 0
+        if i >= n or not 0x40 <= data[i] <= 0x7E:
+            return 0
+        final = data[i]
+        if i > params_end or (final == SGR and not private):
+            return i + 1  # intermediates, or SGR: dispatched with no effect on text
+        self.private = private
+        self.nparams = 0
+        for j in range(params_start, params_end):
+            b = data[j]
+            if b <= 0x39:
+                param = (param if param > 0 else 0) * 10 + b - 0x30
+                if param > MAX_PARAM:
+                    param = MAX_PARAM
+            else:
+                self.param = param
+                self.push_param()
+                param = 0
+        if param >= 0:
+            self.param = param
+            self.push_param()
+        self.csi_dispatch(final)
+        return i + 1
+
+    cdef int step(self, uint8_t byte) except -1 nogil:
+        """One byte in the escape and CSI states (Williams), where sequences are short."""
+        cdef int state = self.state
+        cdef int64_t value
+        if byte == ESC:  # Williams: ESC anywhere restarts
+            self.stats[S_SEQUENCES] += 1
+            self.enter_escape()
+        elif byte == CAN or byte == SUB:  # Williams: CAN and SUB abort, executed, to ground
+            self.stats[S_CONTROLS] += 1
+            self.state = GROUND
+        elif byte < 0x20:  # C0 inside a sequence is executed and the sequence goes on
+            self.execute(byte)
+        elif byte >= DEL:  # DEL and high bytes are ignored; the sequence goes on (SPEC 2.2)
+            pass
+        elif state == ESCAPE:
+            if byte < 0x30:
+                self.intermediates = 1
+                self.state = ESCAPE_INTERMEDIATE
+            elif byte == 0x5B:  # [
+                self.state = CSI_ENTRY
+                self.nparams = 0
+                self.param = -1
+                self.private = 0
+                self.intermediates = 0
+            elif byte == 0x5D:  # ]
+                self.state = OSC_STRING
+                self.string_bytes = 0
+            elif byte == 0x50 or byte == 0x58 or byte == 0x5E or byte == 0x5F:  # P (DCS), X, ^, _
+                self.state = ST_STRING
+                self.string_bytes = 0
+            else:
+                self.state = GROUND
+                self.sink.esc_dispatch(byte)
+        elif state == ESCAPE_INTERMEDIATE:
+            if byte >= 0x30:  # final: dispatched with intermediates, none of which affects text
+                self.state = GROUND
+        elif state == CSI_IGNORE:
+            if byte >= 0x40:
+                self.state = GROUND
+        elif byte >= 0x40:  # CSI final
+            self.state = GROUND
+            if self.intermediates == 0:
+                if self.param >= 0:
+                    self.push_param()
+                self.csi_dispatch(byte)
+        elif byte < 0x30:  # intermediate
+            self.intermediates += 1
+            self.state = CSI_IGNORE if self.intermediates > MAX_INTERMEDIATES else CSI_INTERMEDIATE
+        elif state == CSI_INTERMEDIATE:  # a parameter byte after an intermediate: malformed
+            self.state = CSI_IGNORE
+        elif byte <= 0x39:  # digit
+            value = (self.param if self.param > 0 else 0) * 10 + byte - 0x30
+            self.param = value if value < MAX_PARAM else MAX_PARAM
+            self.state = CSI_PARAM
+        elif byte <= 0x3B:  # ':' or ';'
+            self.push_param()
+            self.param = 0
+            self.state = CSI_PARAM
+        elif state == CSI_ENTRY:  # private marker < = > ?
+            self.private = byte
+            self.state = CSI_PARAM
+        else:  # a private marker after parameters: malformed
+            self.state = CSI_IGNORE
+        return 0
+
+    cdef inline void push_param(self) noexcept nogil:
+        if self.nparams < MAX_PARAMS:
+            self.params[self.nparams] = <uint32_t>(self.param if self.param > 0 else 0)
+            self.nparams += 1
+
+    cdef Py_ssize_t string(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1 nogil:
+        """Skip control-string payload up to the next byte that may end it; return the new position."""
+        cdef bint osc = self.state == OSC_STRING
+        cdef Py_ssize_t at
+        cdef uint8_t byte
+        while True:
+            at = pos
+            while at < n:
+                byte = data[at]
+                if byte == LF or byte == CAN or byte == SUB or byte == ESC or (byte == BEL and osc):
+                    break
+                at += 1
+            self.string_bytes += at - pos
+            if at == n:
+                return n
+            byte = data[at]  # the stop byte (read again so the compiler sees it is always set)
+            if byte == LF:
+                if self.string_bytes > self.max_string_bytes:
+                    # SPEC 2.2: an overlong unterminated string is abandoned at the next LF, which is executed.
+                    self.stats[S_ABANDONED] += 1
+                    self.state = GROUND
+                    self.execute(LF)
+                    return at + 1
+                self.string_bytes += 1
+                pos = at + 1
+            elif byte == ESC:  # ST (ESC \) or the start of a new sequence
+                self.stats[S_SEQUENCES] += 1
+                self.enter_escape()
+                return at + 1
+            elif byte == BEL:  # BEL ends an OSC (xterm)
+                self.state = GROUND
+                return at + 1
+            else:  # CAN, SUB
+                self.stats[S_CONTROLS] += 1
+                self.state = GROUND
+                return at + 1
+
+    # ------------------------------------------------------------------ UTF-8 (maximal subparts, WHATWG)
+
+    cdef int utf8_byte(self, uint8_t byte) except -1 nogil:
+        if self.u8_need:
+            if self.u8_lower <= byte <= self.u8_upper:
+                self.u8_cp = (self.u8_cp << 6) | (byte & 0x3F)
+                self.u8_need -= 1
+                self.u8_seen += 1
+                self.u8_lower = 0x80
+                self.u8_upper = 0xBF
+                if not self.u8_need:
+                    self.u8_seen = 0
+                    self.print_cp(self.u8_cp)
+                return 0
+            self.flush_partial()
+        if 0xC2 <= byte <= 0xDF:
+            self.u8_need = 1
+            self.u8_cp = byte & 0x1F
+        elif 0xE0 <= byte <= 0xEF:
+            self.u8_need = 2
+            self.u8_cp = byte & 0x0F
+            if byte == 0xE0:
+                self.u8_lower = 0xA0
+            elif byte == 0xED:
+                self.u8_upper = 0x9F
+        elif 0xF0 <= byte <= 0xF4:
+            self.u8_need = 3
+            self.u8_cp = byte & 0x07
+            if byte == 0xF0:
+                self.u8_lower = 0x90
+            elif byte == 0xF4:
+                self.u8_upper = 0x8F
+        else:
+            self.stats[S_INVALID] += 1
+            return self.print_cp(0xFFFD)
+        self.u8_seen = 1
+        return 0
+
+    cdef int flush_partial(self) except -1 nogil:
+        self.stats[S_INVALID] += self.u8_seen
+        self.u8_need = self.u8_seen = 0
+        self.u8_lower = 0x80
+        self.u8_upper = 0xBF
+        return self.print_cp(0xFFFD)
+
+    cdef int print_cp(self, uint32_t cp) except -1 nogil:
+        if 0x80 <= cp <= 0x9F:  # decoded C1: no effect, never emitted
+            self.stats[S_C1] += 1
+            return 0
+        self.sink.print_cps(&cp, 1)
+        self.last = cp
+        return 0
+
+    # ------------------------------------------------------------------ dispatch
+
+    cdef int execute(self, uint8_t byte) except -1 nogil:
+        self.last = self.rep_char = 0  # a control between a character and REP: nothing to repeat
+        if BS <= byte <= CR:
+            return self.sink.execute(byte)
+        self.stats[S_CONTROLS] += 1
+        return 0
+
+    cdef int csi_dispatch(self, uint8_t final) except -1 nogil:
+        """A CSI sequence without intermediates, its parameters in ``params``."""
+        cdef int i
+        cdef uint32_t mode
+        if self.private:
+            if self.private == PRIVATE_DEC and (final == DECSET or final == DECRST):
+                for i in range(self.nparams):
+                    mode = self.params[i]
+                    if mode == MODE_ALT_1049 or mode == MODE_ALT_1047 or mode == MODE_ALT_47:
+                        self.sink.set_alt(final == DECSET)
+            return 0
+        if final == SGR:
+            return 0
+        if final == REP:  # SPEC 2.3 rev 2: only right after a printed character (or a REP)
+            self.last = self.rep_char
+            if self.last:
+                self.sink.repeat(self.last, self.params[0] if self.nparams and self.params[0] else 1)
+            return 0
+        return self.sink.csi_dispatch(self.params, self.nparams, final)

@@ -1,0 +1,415 @@
+# One window of the render model (SPEC 2.3): the twin of _window_py.LineWindow (see there), with lines as
+# arrays of UCS-4 cells. The fallback swaps window objects; here the render sink keeps one LineWindow and
+# moves the others aside as plain structs (pack/unpack), because switching the object a nogil method works
+# on would need the GIL (reference counts).
+
+# A window put aside: its lines, cursor, cell count, lines gone from its top, saved cursor and kind.
+ctypedef struct Window:
+    Line *lines
+    Py_ssize_t top, count, lines_cap
+    Py_ssize_t row, col, cells, committed
+    bint has_saved
+    Py_ssize_t saved_row, saved_col
+    bint discard
+
+
+@cython.final
+cdef class LineWindow:
+    # C fields start zeroed (tp_alloc): every pointer NULL and every size 0 until used.
+    cdef Line *lines  # the window is lines[top : top + count]
+    cdef Py_ssize_t top, count, lines_cap
+    cdef Line spare[SPARE_LINES]  # cell buffers of committed lines, reused by new ones
+    cdef int nspare
+    cdef Py_ssize_t row, col, cells, committed
+    cdef bint has_saved
+    cdef Py_ssize_t saved_row, saved_col
+    cdef bint discard  # the alternate screen's: lines leaving the top are dropped, not committed
+    cdef bint keep_tabs
+    cdef Py_ssize_t live_lines, max_line_cells, max_live_cells, max_jump
+    cdef int64_t *stats
+    cdef Buf *out  # committed text goes here
+
+    def __dealloc__(self):
+        cdef int i
+        self.drop_window()
+        for i in range(self.nspare):
+            free(self.spare[i].cells)
+
+    # ------------------------------------------------------------------ windows aside (C only)
+
+    cdef void pack(self, Window *w) noexcept nogil:
+        w.lines = self.lines
+        w.top = self.top
+        w.count = self.count
+        w.lines_cap = self.lines_cap
+        w.row = self.row
+        w.col = self.col
+        w.cells = self.cells
+        w.committed = self.committed
+        w.has_saved = self.has_saved
+        w.saved_row = self.saved_row
+        w.saved_col = self.saved_col
+        w.discard = self.discard
+
+    cdef void unpack(self, Window *w) noexcept nogil:
+        self.lines = w.lines
+        self.top = w.top
+        self.count = w.count
+        self.lines_cap = w.lines_cap
+        self.row = w.row
+        self.col = w.col
+        self.cells = w.cells
+        self.committed = w.committed
+        self.has_saved = w.has_saved
+        self.saved_row = w.saved_row
+        self.saved_col = w.saved_col
+        self.discard = w.discard
+        w.lines = NULL
+
+    cdef void drop_window(self) noexcept nogil:
+        """Free the current window (the caller unpacks another or makes a new one)."""
+        self.free_lines()
+        free(self.lines)
+        self.lines = NULL
+        self.lines_cap = 0
+
+    cdef int new_window(self, bint discard) except -1 nogil:
+        self.lines = NULL
+        self.top = self.count = self.lines_cap = 0
+        self.append_line()
+        self.row = self.col = self.cells = self.committed = 0
+        self.has_saved = False
+        self.discard = discard
+        return 0
+
+    # ------------------------------------------------------------------ lines
+
+    cdef inline Line *cursor_line(self) noexcept nogil:
+        return &self.lines[self.top + self.row]
+
+    cdef void release_line(self, Line *line) noexcept nogil:
+        """A line leaves the window: keep its buffer for the next new line, or free it."""
+        if self.nspare < SPARE_LINES and 0 < line.cap <= SPARE_MAX_CAP:
+            self.spare[self.nspare] = line[0]
+            self.nspare += 1
+        else:
+            free(line.cells)
+        line.cells = NULL
+        line.len = line.cap = 0
+
+    cdef void free_lines(self) noexcept nogil:
+        cdef Py_ssize_t i
+        for i in range(self.top, self.top + self.count):
+            self.release_line(&self.lines[i])
+        self.top = self.count = 0
+
+    cdef int append_line(self) except -1 nogil:
+        if self.top + self.count == self.lines_cap:
+            if self.top:  # slide the window down to the start of the array (amortised O(1) per line)
+                memmove(self.lines, self.lines + self.top, self.count * sizeof(Line))
+                self.top = 0
+            grow(<void **>&self.lines, &self.lines_cap, self.count + 1, sizeof(Line), 16)
+        if self.nspare:
+            self.nspare -= 1
+            self.lines[self.top + self.count] = self.spare[self.nspare]
+            self.lines[self.top + self.count].len = 0
+        else:
+            self.lines[self.top + self.count].cells = NULL
+            self.lines[self.top + self.count].len = 0
+            self.lines[self.top + self.count].cap = 0
+        self.count += 1
+        return 0
+
+    cdef Py_ssize_t written(self) noexcept nogil:
+        cdef Py_ssize_t i, total = 0
+        for i in range(self.top, self.top + self.count):
+            total += written(self.lines[i].cells, 0, self.lines[i].len)
+        return total
+
+    cdef int text(self, Buf *out) except -1 nogil:
+        """The window as text, for ``live``."""
+        cdef Py_ssize_t i
+        for i in range(self.count):
+            if i:
+                buf_put(out, LF)
+            line_text(&self.lines[self.top + i], out)
+        return 0
+
+    cdef int enforce_limits(self) except -1 nogil:
+        cdef Py_ssize_t count = self.count - self.live_lines, removed = 0, i
+        if count <= 0 and self.cells <= self.max_live_cells:
+            return 0
+        if count < 0:
+            count = 0
+        for i in range(count):
+            removed += self.lines[self.top + i].len
+        while count < self.row and self.cells - removed > self.max_live_cells:
+            removed += self.lines[self.top + count].len
+            count += 1
+        if count:
+            self.commit_top(count, removed)
+        return 0
+
+    cdef int commit_top(self, Py_ssize_t count, Py_ssize_t cells) except -1 nogil:
+        cdef Py_ssize_t i
+        for i in range(count):
+            if self.discard:  # lines pushed out of the alternate window's top are discarded, not committed
+                self.stats[S_ALT] += written(self.lines[self.top + i].cells, 0, self.lines[self.top + i].len)
+            else:
+                line_text(&self.lines[self.top + i], self.out)
+                buf_put(self.out, LF)
+            self.release_line(&self.lines[self.top + i])
+        self.top += count
+        self.count -= count
+        self.row -= count
+        self.cells -= cells
+        self.committed += count
+        return 0
+
+    cdef int window_text(self, bint final) except -1 nogil:
+        cdef Py_ssize_t i, before
+        for i in range(self.count):
+            if final and i:
+                buf_put(self.out, LF)
+            before = self.out.len
+            line_text(&self.lines[self.top + i], self.out)
+            if not final and not (i == self.count - 1 and self.out.len == before):
+                buf_put(self.out, LF)
+        return 0
+
+    cdef int commit_window(self, bint final) except -1 nogil:
+        if self.discard and not final:
+            self.stats[S_ALT] += self.written()
+        else:
+            self.window_text(final)
+        self.committed += self.count
+        self.free_lines()
+        self.append_line()
+        self.row = self.col = self.cells = 0
+        return 0
+
+    # ------------------------------------------------------------------ printing
+
+    cdef int prepare_write(self, Py_ssize_t n) except -1 nogil:
+        """Make room for n cells at the cursor (padding skipped cells with blanks) and count the written cells
+        about to be overwritten. The caller has checked col + n <= max_line_cells."""
+        cdef Line *line = self.cursor_line()
+        cdef Py_ssize_t col = self.col, size = line.len, stop = col + n, i
+        line_reserve(line, stop)
+        if col > size:
+            for i in range(size, col):
+                line.cells[i] = BLANK
+        elif col < size:
+            self.stats[S_OVERWRITTEN] += written(line.cells, col, stop if stop < size else size)
+        if stop > size:
+            line.len = stop
+            self.cells += stop - size
+        return 0
+
+    cdef int write_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t part, i
+        cdef uint32_t *cells
+        cdef Line *line = self.cursor_line()
+        if self.col == line.len and self.col + n <= self.max_line_cells:
+            # Appending, as plain text does: nothing is overwritten or padded, and only the cell limit can
+            # commit lines (the line count did not change), so this is the loop below in one step.
+            line_reserve(line, self.col + n)
+            cells = line.cells + self.col
+            for i in range(n):
+                cells[i] = text[i]
+            line.len += n
+            self.cells += n
+            self.col += n
+            if self.cells > self.max_live_cells:
+                self.enforce_limits()
+            return 0
+        while n:
+            if self.col >= self.max_line_cells:
+                self.newline()
+            part = self.max_line_cells - self.col
+            if part > n:
+                part = n
+            self.prepare_write(part)
+            cells = self.cursor_line().cells + self.col
+            for i in range(part):
+                cells[i] = text[i]
+            self.col += part
+            text += part
+            n -= part
+            self.enforce_limits()
+        return 0
+
+    cdef int write(self, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t part
+        while n:
+            if self.col >= self.max_line_cells:
+                self.newline()
+            part = self.max_line_cells - self.col
+            if part > n:
+                part = n
+            self.prepare_write(part)
+            memcpy(self.cursor_line().cells + self.col, cps, part * sizeof(uint32_t))
+            self.col += part
+            cps += part
+            n -= part
+            self.enforce_limits()
+        return 0
+
+    cdef int newline(self) except -1 nogil:
+        self.col = 0
+        if self.row == self.count - 1:
+            self.append_line()
+            self.row += 1
+            self.enforce_limits()
+        else:
+            self.row += 1
+        return 0
+
+    cdef int tab(self) except -1 nogil:
+        # SPEC 2.3 rev 2: bounded by max_line_cells only (at most 8 cells), never by max_jump.
+        cdef Py_ssize_t col = self.col, target = (col // 8 + 1) * 8, size, i, stop
+        cdef Line *line
+        if target > self.max_line_cells:
+            target = self.max_line_cells if self.max_line_cells > col else col
+        if self.keep_tabs and target > col:
+            line = self.cursor_line()
+            size = line.len
+            stop = target if target < size else size
+            if col >= size or written(line.cells, col, stop) == 0:
+                line_reserve(line, target)
+                for i in range(size, col):
+                    line.cells[i] = BLANK
+                line.cells[col] = TAB
+                for i in range(col + 1, target):
+                    line.cells[i] = FILL
+                if target > size:
+                    line.len = target
+                    self.cells += target - size
+                self.col = target
+                self.enforce_limits()
+                return 0
+        self.col = target
+        return 0
+
+    cdef int repeat(self, uint32_t *scratch, uint32_t char, Py_ssize_t count) except -1 nogil:
+        """REP: at most max(0, end + max_jump - column) characters, built in ``scratch`` (room for 65535:
+        a saturated parameter)."""
+        cdef Py_ssize_t room = self.cursor_line().len + self.max_jump - self.col, i
+        if count > room:
+            count = room
+        if count > 0:
+            for i in range(count):
+                scratch[i] = char
+            self.write(scratch, count)
+        return 0
+
+    # ------------------------------------------------------------------ editing
+
+    cdef int erase(self, Py_ssize_t start, Py_ssize_t stop) except -1 nogil:
+        cdef Line *line = self.cursor_line()
+        cdef Py_ssize_t size = line.len, i
+        if stop > size:
+            stop = size
+        if start >= stop:
+            return 0
+        self.stats[S_OVERWRITTEN] += written(line.cells, start, stop)
+        if stop == size:
+            line.len = start
+        else:
+            for i in range(start, stop):
+                line.cells[i] = BLANK
+        line_trim(line)
+        line_shrink(line)
+        self.cells += line.len - size
+        return 0
+
+    cdef int insert_blanks(self, Py_ssize_t count) except -1 nogil:
+        cdef Line *line = self.cursor_line()
+        cdef Py_ssize_t col = self.col, size = line.len, i
+        if count > self.max_jump:
+            count = self.max_jump
+        if col >= size or not count:
+            return 0
+        line_reserve(line, size + count)
+        memmove(line.cells + col + count, line.cells + col, (size - col) * sizeof(uint32_t))
+        for i in range(col, col + count):
+            line.cells[i] = BLANK
+        line.len = size + count
+        if line.len > self.max_line_cells:
+            self.stats[S_OVERWRITTEN] += written(line.cells, self.max_line_cells, line.len)
+            line.len = self.max_line_cells
+        line_trim(line)
+        self.cells += line.len - size
+        self.enforce_limits()
+        return 0
+
+    cdef int delete_cells(self, Py_ssize_t count) except -1 nogil:
+        cdef Line *line = self.cursor_line()
+        cdef Py_ssize_t col = self.col, size = line.len, stop
+        if col >= size:
+            return 0
+        stop = col + count if count < size - col else size
+        self.stats[S_OVERWRITTEN] += written(line.cells, col, stop)
+        memmove(line.cells + col, line.cells + stop, (size - stop) * sizeof(uint32_t))
+        line.len = size - (stop - col)
+        line_trim(line)
+        line_shrink(line)
+        self.cells += line.len - size
+        return 0
+
+    cdef int erase_below(self) except -1 nogil:
+        cdef Py_ssize_t i
+        cdef Line *line
+        self.erase(self.col, HUGE)
+        for i in range(self.row + 1, self.count):
+            line = &self.lines[self.top + i]
+            self.stats[S_OVERWRITTEN] += written(line.cells, 0, line.len)
+            self.cells -= line.len
+            self.release_line(line)
+        self.count = self.row + 1
+        return 0
+
+    # ------------------------------------------------------------------ cursor
+
+    cdef inline Py_ssize_t forward_target(self, Py_ssize_t target) noexcept nogil:
+        cdef Py_ssize_t bound = self.cursor_line().len + self.max_jump
+        if bound < self.col:
+            bound = self.col
+        return target if target < bound else bound
+
+    cdef inline void move_to_column(self, Py_ssize_t target) noexcept nogil:
+        self.col = self.forward_target(target) if target > self.col else target
+
+    cdef inline void move_up(self, Py_ssize_t count) noexcept nogil:
+        self.row = self.row - count if self.row > count else 0
+
+    cdef inline void move_down(self, Py_ssize_t count) noexcept nogil:
+        self.row = self.row + count
+        if self.row > self.count - 1:
+            self.row = self.count - 1
+
+    cdef int fresh_line(self) except -1 nogil:
+        if self.cursor_line().len:
+            if self.lines[self.top + self.count - 1].len:
+                self.append_line()
+                self.enforce_limits()
+            self.row = self.count - 1
+        return 0
+
+    cdef inline void save_cursor(self) noexcept nogil:
+        self.has_saved = True
+        self.saved_row = self.committed + self.row
+        self.saved_col = self.col
+
+    cdef void restore_cursor(self) noexcept nogil:
+        cdef Py_ssize_t row
+        if not self.has_saved:  # restore without a save: column 0 of the current line
+            self.col = 0
+            return
+        self.col = self.saved_col
+        row = self.saved_row - self.committed
+        if row < 0:
+            row = 0
+        if row > self.count - 1:
+            row = self.count - 1
+        self.row = row

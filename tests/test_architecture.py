@@ -1,0 +1,141 @@
+"""The shape of the decoder (issue: one architecture for both twins): the same pipeline, classes and method
+names in the Python twin and the Cython core, and one home for the constants they share."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from acp_transcript import _defs
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "acp_transcript"
+
+# module of the Python twin -> its include file in the core (the facade is the .pyx itself)
+TWINS = {
+    "_parser_py.py": "_parser_c.pxi",
+    "_window_py.py": "_window_c.pxi",
+    "_render_py.py": "_render_c.pxi",
+    "_strip_py.py": "_strip_c.pxi",
+    "_decoder_py.py": "_decoder_c.pyx",
+}
+
+# Methods only one twin has, and why. Everything else must match by name.
+ONLY_PY = {
+    # text arrives with its LFs in the fallback's regex runs; the core's runs stop at LF
+    ("Sink", "print"), ("RenderSink", "print"), ("StripSink", "print"), ("Parser", "print"),
+    ("LineWindow", "print"),
+    ("Sink", "csi_finals"),  # the fallback parses parameters only for functions the sink has
+    ("LineWindow", "like"),  # the fallback swaps window objects; the core packs them (see ONLY_C)
+    ("StripSink", "take"), ("StripSink", "output"),  # lists of str pieces; the core writes to a Buf
+    ("Parser", "text"), ("Parser", "drop_controls"), ("Parser", "decode_utf8"), ("Parser", "clean_decoded"),
+    ("TranscriptDecoder", "emit"),  # the fallback applies the policy per commit; the core per call
+    ("RenderSink", "csi_finals"), ("StripSink", "csi_finals"),
+}
+ONLY_C = {
+    # the same print, for the two kinds of run the core decodes into (bytes that are ASCII, UCS-4 cells)
+    ("Sink", "print_ascii"), ("Sink", "print_cps"), ("RenderSink", "print_ascii"), ("RenderSink", "print_cps"),
+    ("StripSink", "print_ascii"), ("StripSink", "print_cps"), ("Parser", "print_cp"),
+    ("LineWindow", "write_ascii"), ("LineWindow", "prepare_write"),
+    # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
+    ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),
+    # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)
+    ("LineWindow", "pack"), ("LineWindow", "unpack"), ("LineWindow", "new_window"), ("LineWindow", "drop_window"),
+    ("LineWindow", "append_line"), ("LineWindow", "release_line"), ("LineWindow", "free_lines"),
+    ("RenderSink", "__dealloc__"), ("LineWindow", "__dealloc__"), ("Parser", "__dealloc__"),
+    ("StripSink", "__dealloc__"), ("TranscriptDecoder", "__dealloc__"),
+    ("StripSink", "resolve_pending_cr"), ("StripSink", "bound_alt_held"),
+    # the facade's C plumbing: the GIL, batches and Arrow without Python objects, base64 in C
+    ("TranscriptDecoder", "feed_released"), ("TranscriptDecoder", "batch"), ("TranscriptDecoder", "arrow"),
+    ("TranscriptDecoder", "arrow_values"), ("TranscriptDecoder", "release_held"),
+    ("TranscriptDecoder", "decode_item"), ("TranscriptDecoder", "check_initialised"),
+    ("TranscriptDecoder", "base64_into_scratch"), ("TranscriptDecoder", "feed"), ("TranscriptDecoder", "finish"),
+}
+
+
+def python_classes(path: Path) -> dict[str, set[str]]:
+    tree = ast.parse(path.read_text())
+    classes = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            names = set()
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    names.add(item.name)
+                elif isinstance(item, (ast.Assign, ast.AnnAssign)) and item.__class__ is ast.AnnAssign:
+                    names.add(item.target.id)  # type: ignore[union-attr]
+                elif isinstance(item, ast.Assign):
+                    names.update(t.id for t in item.targets if isinstance(t, ast.Name))
+            classes[node.name] = {n for n in names if not (n.startswith("__") and n != "__dealloc__")} - {"__init__"}
+    return classes
+
+
+_CLASS = re.compile(r"^(?:@cython\.final\n)?cdef class (\w+)", re.M)
+_METHOD = re.compile(r"^    (?:cdef|cpdef|def)\s+(?:[\w*]+\s+)*?\*?(\w+)\(self", re.M)
+
+
+def c_classes(path: Path) -> dict[str, set[str]]:
+    text = path.read_text()
+    starts = [(m.start(), m.group(1)) for m in _CLASS.finditer(text)]
+    classes = {}
+    for index, (start, name) in enumerate(starts):
+        end = starts[index + 1][0] if index + 1 < len(starts) else len(text)
+        body = text[start:end]
+        header_end = body.index("\n", body.index("cdef class"))
+        stop = re.search(r"\n(?=[^\s#])", body[header_end:])  # the first line back at column 0 ends it
+        if stop is not None:
+            body = body[: header_end + stop.start()]
+        methods = {m.group(1) for m in _METHOD.finditer(body)}
+        properties = set(re.findall(r"^    @property\n    def (\w+)", body, re.M))
+        classes[name] = (methods | properties) - {"__init__"}
+    return classes
+
+
+def normalized(name: str) -> str:
+    return name.lstrip("_") if name != "__dealloc__" else name
+
+
+@pytest.mark.parametrize("py_module, c_module", sorted(TWINS.items()))
+def test_twins_have_the_same_classes_and_method_names(py_module, c_module):
+    py = python_classes(PACKAGE / py_module)
+    c = c_classes(PACKAGE / c_module)
+    assert set(py) == set(c), f"classes: {py_module} has {sorted(py)}, {c_module} has {sorted(c)}"
+    for name in py:
+        py_names = {normalized(n) for n in py[name]} - {m for cls, m in ONLY_PY if cls == name}
+        c_names = {normalized(n) for n in c[name]} - {m for cls, m in ONLY_C if cls == name}
+        assert py_names == c_names, (
+            f"{name}: only in {py_module}: {sorted(py_names - c_names)}; only in {c_module}: {sorted(c_names - py_names)}"
+        )
+
+
+def test_every_allowed_difference_is_still_real():
+    """An allow-list entry for a method that now exists in both twins (or neither) is stale."""
+    py, c = {}, {}
+    for py_module, c_module in TWINS.items():
+        py.update(python_classes(PACKAGE / py_module))
+        c.update(c_classes(PACKAGE / c_module))
+    for cls, method in ONLY_PY:
+        assert method in {normalized(n) for n in py.get(cls, ())}, (cls, method)
+        assert method not in {normalized(n) for n in c.get(cls, ())}, (cls, method)
+    for cls, method in ONLY_C:
+        assert method in {normalized(n) for n in c.get(cls, ())}, (cls, method)
+        assert method not in {normalized(n) for n in py.get(cls, ())}, (cls, method)
+
+
+def test_the_core_mirrors_the_shared_constants(both):
+    """_defs_c.pxi repeats _defs.py as C enums; every value must agree."""
+    constants = both[0].constants()
+    shared = {name for name, value in vars(_defs).items() if name.isupper() and isinstance(value, int)}
+    assert shared - {"MAX_OPTION"} <= set(constants), "a _defs constant the core does not mirror"
+    for name, value in constants.items():
+        assert value == getattr(_defs, name), name
+
+
+def test_the_file_list_shows_the_pipeline():
+    for py_module, c_module in TWINS.items():
+        assert (PACKAGE / py_module).exists() and (PACKAGE / c_module).exists()
+    included = re.findall(r'^include "(\w+\.pxi)"', (PACKAGE / "_decoder_c.pyx").read_text(), re.M)
+    assert set(TWINS.values()) - {"_decoder_c.pyx"} <= set(included)
+    assert sorted(p.name for p in PACKAGE.glob("*.pxi")) == sorted(included)
