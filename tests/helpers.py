@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 
 
 def decode_chunks(decoder_class: type, chunks: Iterable[bytes], **options: object) -> str:
@@ -27,3 +28,12 @@ def assert_transcript(impl: object, data: bytes, expected: str, **options: objec
     assert impl.sanitize(data, **options) == expected  # type: ignore[attr-defined]
     for chunks in every_split(data):
         assert decode_chunks(impl.TranscriptDecoder, chunks, **options) == expected, chunks  # type: ignore[attr-defined]
+
+
+def run_in_threads(work: Callable[[], None], count: int) -> None:
+    """Run ``work`` in ``count`` threads at once and wait for all of them."""
+    threads = [threading.Thread(target=work) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()

@@ -25,19 +25,20 @@ TWINS = {
 # Methods only one twin has, and why. Everything else must match by name.
 ONLY_PY = {
     # text arrives with its LFs in the fallback's regex runs; the core's runs stop at LF
-    ("Sink", "print"), ("RenderSink", "print"), ("StripSink", "print"), ("Parser", "print"),
+    ("Sink", "print"), ("RenderSink", "print"), ("StripSink", "print"), ("Parser", "print"), ("RecordingSink", "print"),
     ("LineWindow", "print"),
     ("Sink", "csi_finals"),  # the fallback parses parameters only for functions the sink has
     ("LineWindow", "like"),  # the fallback swaps window objects; the core packs them (see ONLY_C)
     ("StripSink", "take"), ("StripSink", "output"),  # lists of str pieces; the core writes to a Buf
     ("Parser", "text"), ("Parser", "drop_controls"), ("Parser", "decode_utf8"), ("Parser", "clean_decoded"),
     ("TranscriptDecoder", "emit"),  # the fallback applies the policy per commit; the core per call
-    ("RenderSink", "csi_finals"), ("StripSink", "csi_finals"),
+    ("RenderSink", "csi_finals"), ("StripSink", "csi_finals"), ("RecordingSink", "csi_finals"),
 }
 ONLY_C = {
     # the same print, for the two kinds of run the core decodes into (bytes that are ASCII, UCS-4 cells)
     ("Sink", "print_ascii"), ("Sink", "print_cps"), ("RenderSink", "print_ascii"), ("RenderSink", "print_cps"),
     ("StripSink", "print_ascii"), ("StripSink", "print_cps"), ("Parser", "print_cp"),
+    ("RecordingSink", "print_ascii"), ("RecordingSink", "print_cps"),
     ("LineWindow", "write_ascii"), ("LineWindow", "prepare_write"),
     # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
     ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),

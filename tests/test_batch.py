@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import threading
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import FRAGMENTS
+
+from helpers import run_in_threads
 
 items_strategy = st.lists(st.lists(st.sampled_from(FRAGMENTS), max_size=12).map(b"".join), max_size=20)
 
@@ -63,11 +64,7 @@ def test_threads_decode_in_parallel_with_identical_results(impl):
         results.append(impl.TranscriptDecoder().decode(data, final=True))
         results.append("".join(impl.sanitize_batch([data[:5000], data[5000:]])))
 
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_in_threads(work, 4)
     assert len(results) == 8 and all(r in (expected, impl.sanitize(data[:5000]) + impl.sanitize(data[5000:]))
                                       for r in results)
 
@@ -84,11 +81,7 @@ def test_one_decoder_from_two_threads_is_refused_not_corrupted(both):
         except RuntimeError as exc:
             errors.append(exc)
 
-    threads = [threading.Thread(target=work) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_in_threads(work, 2)
     # Usually one thread finds the other inside; either way nothing crashed and the state is consistent.
     assert all("another thread" in str(e) for e in errors)
     assert decoder.decode(b"", final=True).startswith("y")

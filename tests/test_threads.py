@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from helpers import run_in_threads
+
 CAPTURES = sorted((Path(__file__).parent / "captures").glob("*.bin"))
 
 
@@ -25,10 +27,6 @@ def test_separate_decoders_in_parallel_threads(impl):
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_in_threads(work, 4)
     assert not errors
     assert results == [expected] * 4

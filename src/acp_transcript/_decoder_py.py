@@ -66,23 +66,10 @@ class TranscriptDecoder:
         self._render: RenderSink | None = None
         self._strip: StripSink | None = None
         if options.mode == "render":
-            self._render = RenderSink(
-                self._stats,
-                self._emit,
-                drop_alt=options.alt_screen == "drop",
-                # A window never holds more lines than cells: live_lines=2**40 and a stream of LFs must not
-                # keep a million empty lines per megabyte.
-                live_lines=min(options.live_lines, options.max_live_cells),
-                max_line_cells=options.max_line_cells,
-                max_live_cells=options.max_live_cells,
-                max_jump=options.max_jump,
-                keep_tabs=options.tabs == "keep",
-            )
+            self._render = RenderSink(self._stats, self._emit, options)
             sink: RenderSink | StripSink = self._render
         else:
-            self._strip = sink = StripSink(
-                self._stats, drop_alt=options.alt_screen == "drop", max_live_cells=options.max_live_cells
-            )
+            self._strip = sink = StripSink(self._stats, options)
         self._sink = sink
         self._parser = Parser(sink, self._stats, options.max_string_bytes)
 

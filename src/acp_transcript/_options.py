@@ -33,18 +33,21 @@ def _limit(name: str, value: object, minimum: int) -> int:
     return value
 
 
-def parse_options(
-    mode: str = DEFAULTS.mode,
-    tabs: str = DEFAULTS.tabs,
-    alt_screen: str = DEFAULTS.alt_screen,
-    unicode: str = DEFAULTS.unicode,
-    live_lines: int = DEFAULTS.live_lines,
-    max_line_cells: int = DEFAULTS.max_line_cells,
-    max_live_cells: int = DEFAULTS.max_live_cells,
-    max_jump: int = DEFAULTS.max_jump,
-    max_string_bytes: int = DEFAULTS.max_string_bytes,
-) -> Options:
-    """Validate the keyword options of ``TranscriptDecoder``; raise ``TypeError``/``ValueError``."""
+def parse_options(*values: object, **named: object) -> Options:
+    """Validate the keyword options of ``TranscriptDecoder``, given in ``Options``' field order and/or by
+    name (what is not given is the default); raise ``TypeError``/``ValueError``."""
+    if len(values) > len(Options._fields):
+        raise TypeError(f"at most {len(Options._fields)} options, not {len(values)}")
+    given = dict(zip(Options._fields, values))
+    for name in named:
+        if name not in Options._fields:
+            raise TypeError(f"unexpected keyword argument {name!r}")
+        if name in given:
+            raise TypeError(f"option {name!r} given twice")
+    given.update(named)
+    mode, tabs, alt_screen, unicode, live_lines, max_line_cells, max_live_cells, max_jump, max_string_bytes = (
+        DEFAULTS._replace(**given)  # type: ignore[arg-type]
+    )
     return Options(
         _choice("mode", mode, MODES),  # type: ignore[arg-type]  # checked against the Literal's values
         _choice("tabs", tabs, TABS),  # type: ignore[arg-type]

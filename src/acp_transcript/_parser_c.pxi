@@ -492,3 +492,78 @@ cdef class Parser:
                 self.sink.repeat(self.last, self.params[0] if self.nparams and self.params[0] else 1)
             return 0
         return self.sink.csi_dispatch(self.params, self.nparams, final)
+
+
+cdef class RecordingSink(Sink):
+    """A sink that writes down every call (vte's test ``Dispatcher``): ``parser_events`` shows what the parser
+    makes of a stream, for tests and for debugging one. Not on any hot path: each call takes the GIL."""
+
+    cdef list events
+
+    cdef int reset(self) except -1 nogil:
+        return 0
+
+    cdef int finish(self) except -1 nogil:
+        return 0
+
+    cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
+        with gil:
+            self.events.append(("print", (<bytes>(<const char *>text)[:n]).decode("ascii")))
+        return 0
+
+    cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t i
+        cdef uint32_t widest = 0
+        for i in range(n):
+            widest = cps[i] if cps[i] > widest else widest
+        with gil:
+            self.events.append(("print", ucs4_str(cps, n, widest)))
+        return 0
+
+    cdef int execute(self, uint8_t byte) except -1 nogil:
+        with gil:
+            self.events.append(("execute", byte))
+        return 0
+
+    cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
+        with gil:
+            self.events.append(("esc", final))
+        return 0
+
+    cdef int csi_dispatch(self, const uint32_t *params, int nparams, uint8_t final) except -1 nogil:
+        with gil:
+            self.events.append(("csi", tuple([params[i] for i in range(nparams)]), final))
+        return 0
+
+    cdef int repeat(self, uint32_t char, Py_ssize_t count) except -1 nogil:
+        with gil:
+            self.events.append(("repeat", chr(char), count))
+        return 0
+
+    cdef int set_alt(self, bint enter) except -1 nogil:
+        with gil:
+            self.events.append(("set_alt", bool(enter)))
+        return 0
+
+
+def parser_events(chunks, max_string_bytes=DEFAULTS.max_string_bytes):
+    """The calls the parser makes on its sink for ``chunks`` (an iterable of bytes), and its stats:
+    ``(events, stats)``. The twin of ``_parser_py.parser_events``."""
+    cdef int64_t stats[N_STATS]
+    cdef RecordingSink sink = RecordingSink()
+    cdef Parser parser = Parser()
+    cdef int i
+    for i in range(N_STATS):
+        stats[i] = 0
+    sink.events = []
+    sink.stats = &stats[0]
+    parser.sink = sink
+    parser.stats = &stats[0]
+    parser.max_string_bytes = max_string_bytes
+    parser.reset()
+    for chunk in chunks:
+        data = bytes(chunk)
+        if data:
+            parser.feed(<const uint8_t *><const char *>data, len(data))
+    parser.finish()
+    return sink.events, {key: stats[i] for i, key in enumerate(STAT_KEYS)}

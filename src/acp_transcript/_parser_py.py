@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Iterable
 from typing import Protocol
 
 from ._defs import (
     ALT_SCREEN_MODES,
+    DEFAULTS,
+    STAT_KEYS,
     BEL,
     BS,
     CAN,
@@ -421,3 +424,51 @@ class Parser:
                 self.sink.repeat(self.last, params[0] if params and params[0] else 1)
             return
         self.sink.csi_dispatch(params, final)
+
+
+class RecordingSink:
+    """A sink that writes down every call (vte's test ``Dispatcher``); see ``parser_events``."""
+
+    csi_finals = frozenset(range(0x40, 0x7F))
+
+    def __init__(self) -> None:
+        self.events: list[tuple[object, ...]] = []
+
+    def reset(self) -> None:
+        pass
+
+    def print(self, text: str) -> None:
+        self.events.append(("print", text))
+
+    def execute(self, byte: int) -> None:
+        self.events.append(("execute", byte))
+
+    def esc_dispatch(self, final: int) -> None:
+        self.events.append(("esc", final))
+
+    def csi_dispatch(self, params: list[int], final: int) -> None:
+        self.events.append(("csi", tuple(params), final))
+
+    def repeat(self, char: str, count: int) -> None:
+        self.events.append(("repeat", char, count))
+
+    def set_alt(self, enter: bool) -> None:
+        self.events.append(("set_alt", enter))
+
+    def finish(self) -> None:
+        pass
+
+
+def parser_events(
+    chunks: Iterable[bytes | bytearray], max_string_bytes: int = DEFAULTS.max_string_bytes
+) -> tuple[list[tuple[object, ...]], dict[str, int]]:
+    """The calls the parser makes on its sink for ``chunks``, and its stats: ``(events, stats)``. For tests
+    (parser-only, as vte's and pyte's stream tests are) and for debugging what a stream does."""
+    sink = RecordingSink()
+    stats = dict.fromkeys(STAT_KEYS, 0)
+    parser = Parser(sink, stats, max_string_bytes)
+    for chunk in chunks:
+        if chunk:
+            parser.feed(chunk)
+    parser.finish()
+    return sink.events, stats

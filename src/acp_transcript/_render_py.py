@@ -20,6 +20,7 @@ from ._defs import (
     REP,
     RI,
     RIS,
+    Options,
 )
 from ._window_py import HUGE, LineWindow, line_text
 
@@ -33,29 +34,10 @@ class RenderSink:
     """The main window, the alternate screen's window while it is active, and the window under a
     status-line overlay while one is drawn."""
 
-    def __init__(
-        self,
-        stats: dict[str, int],
-        emit: Callable[[str], None],
-        *,
-        drop_alt: bool,
-        live_lines: int,
-        max_line_cells: int,
-        max_live_cells: int,
-        max_jump: int,
-        keep_tabs: bool,
-    ) -> None:
+    def __init__(self, stats: dict[str, int], emit: Callable[[str], None], options: Options) -> None:
         self.stats = stats
-        self.drop_alt = drop_alt
-        self.first = LineWindow(
-            stats,
-            emit,
-            live_lines=live_lines,
-            max_line_cells=max_line_cells,
-            max_live_cells=max_live_cells,
-            max_jump=max_jump,
-            keep_tabs=keep_tabs,
-        )
+        self.drop_alt = options.alt_screen == "drop"
+        self.first = LineWindow(stats, emit, options)
         self.reset()
 
     def reset(self) -> None:

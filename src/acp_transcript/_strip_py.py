@@ -9,14 +9,14 @@ twin is ``_strip_c.pxi``.
 
 from __future__ import annotations
 
-from ._defs import BS, CR, HT, RIS
+from ._defs import BS, CR, HT, RIS, Options
 
 
 class StripSink:
-    def __init__(self, stats: dict[str, int], *, drop_alt: bool, max_live_cells: int) -> None:
+    def __init__(self, stats: dict[str, int], options: Options) -> None:
         self.stats = stats
-        self.drop_alt = drop_alt
-        self.max_live_cells = max_live_cells
+        self.drop_alt = options.alt_screen == "drop"
+        self.max_live_cells = options.max_live_cells
         self.text: list[str] = []  # output of the current call, before the Unicode policy
         self.reset()
 

@@ -17,14 +17,13 @@ import re
 from collections.abc import Callable
 
 from . import _defs
+from ._defs import Options
 
 BLANK = chr(_defs.BLANK)
 TAB = chr(_defs.TAB)
 FILL = chr(_defs.FILL)
 _CELL_KINDS = re.compile("\x01\x02*|\x02+")
 HUGE = 1 << 62  # "to the end of the line"
-
-Line = "str | list[str]"
 
 
 def _expand_cell_kinds(match: re.Match[str]) -> str:
@@ -74,28 +73,21 @@ def written(cells: list[str] | str) -> int:
 
 class LineWindow:
     """Live lines, the cursor in them (``row``, ``col``), their cell count, how many lines have left the top
-    (saved cursors keep absolute line numbers) and the saved cursor. ``emit`` takes committed text."""
+    (saved cursors keep absolute line numbers) and the saved cursor. ``emit`` takes committed text; the
+    limits are the decoder's ``options`` (SPEC 2.3 bounds)."""
 
-    def __init__(
-        self,
-        stats: dict[str, int],
-        emit: Callable[[str], None],
-        *,
-        live_lines: int,
-        max_line_cells: int,
-        max_live_cells: int,
-        max_jump: int,
-        keep_tabs: bool,
-        discard: bool = False,
-    ) -> None:
+    def __init__(self, stats: dict[str, int], emit: Callable[[str], None], options: Options, discard: bool = False) -> None:
         self.stats = stats
         self.emit = emit
-        self.live_lines = live_lines
-        self.max_line_cells = max_line_cells
-        self.max_live_cells = max_live_cells
-        self.max_jump = max_jump
-        self.keep_tabs = keep_tabs
+        self.options = options
         self.discard = discard
+        # A window never holds more lines than cells: live_lines=2**40 and a stream of LFs must not keep a
+        # million empty lines per megabyte.
+        self.live_lines = min(options.live_lines, options.max_live_cells)
+        self.max_line_cells = options.max_line_cells
+        self.max_live_cells = options.max_live_cells
+        self.max_jump = options.max_jump
+        self.keep_tabs = options.tabs == "keep"
         self.lines: list[str | list[str]] = [""]
         self.row = 0
         self.col = 0
@@ -105,16 +97,7 @@ class LineWindow:
 
     def like(self, *, discard: bool) -> LineWindow:
         """A new, empty window with the same limits and outputs."""
-        return LineWindow(
-            self.stats,
-            self.emit,
-            live_lines=self.live_lines,
-            max_line_cells=self.max_line_cells,
-            max_live_cells=self.max_live_cells,
-            max_jump=self.max_jump,
-            keep_tabs=self.keep_tabs,
-            discard=discard,
-        )
+        return LineWindow(self.stats, self.emit, self.options, discard)
 
     # ------------------------------------------------------------------ lines
 
