@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ._validate import INT64_MAX, INT64_MIN, ExitStatus, check_absolute_path, check_text
+from ._validate import INT64_MAX, INT64_MIN, ExitStatus, check_absolute_path, check_text, is_int
 from .errors import ProtocolError
 
 __all__ = ["LEGACY_KEYS", "LEGACY_OUTPUT", "LegacyChange", "legacy_output_for_agent", "parse_legacy_meta"]
@@ -105,7 +105,7 @@ def parse_legacy_meta(update: Mapping[str, Any], tool_call_id: str, pointer: str
         else:
             code = _field(value, "exit_code", "exitCode")
             if code is not None and (
-                not isinstance(code, int) or isinstance(code, bool) or not INT64_MIN <= code <= INT64_MAX
+                not is_int(code) or not INT64_MIN <= code <= INT64_MAX
             ):
                 raise ProtocolError("expected an integer or null", f"{at}/{'exit_code' if 'exit_code' in value else 'exitCode'}")
             signal = _optional_string(value, "signal", "signal", at)

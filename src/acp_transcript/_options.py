@@ -8,6 +8,7 @@ messages.
 from __future__ import annotations
 
 from ._defs import ALT_SCREEN, DEFAULTS, MAX_OPTION, MODES, STAT_KEYS, TABS, UNICODE, Options
+from ._validate import is_int
 
 __all__ = ["MODES", "TABS", "ALT_SCREEN", "UNICODE", "STAT_KEYS", "DEFAULTS", "Options", "parse_options", "new_stats"]
 
@@ -25,8 +26,7 @@ def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
 
 
 def _limit(name: str, value: object, minimum: int) -> int:
-    # bool is an int subclass; True as a limit is a bug in the caller, not a 1.
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_int(value):
         raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if not minimum <= value <= MAX_OPTION:
         raise ValueError(f"{name} must be between {minimum} and {MAX_OPTION}, not {value}")

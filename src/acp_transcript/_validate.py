@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from ._base64 import decode_base64_strict
 from .errors import Base64Error, ProtocolError, where
@@ -247,8 +247,13 @@ def _scoped_meta(reader: _Reader, obj: Mapping[str, Any], pointer: str) -> dict[
     return meta or None
 
 
+def is_int(value: object) -> TypeGuard[int]:
+    """An int that is not a bool: JSON true is not 1, and ``True`` as a limit is a bug in the caller."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _integer(value: Any, low: int, high: int, pointer: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):  # a bool is not an integer
+    if not is_int(value):
         raise ProtocolError(f"expected an integer from {low} to {high}, got {_type_name(value)}", pointer)
     if not low <= value <= high:
         raise ProtocolError(f"expected an integer from {low} to {high}, got an out-of-range integer", pointer)

@@ -18,13 +18,14 @@ import stat
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from . import __version__
 from ._decoder import IMPLEMENTATION, TranscriptDecoder
-from ._legacy import LEGACY_OUTPUT
 from ._defs import ALT_SCREEN, DEFAULTS, MODES, TABS, UNICODE
+from ._legacy import LEGACY_OUTPUT
 from .display import safe_line
 from .replay import Replay, Session
 from .terminals import Terminal
@@ -102,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Agent-controlled fields are shown safely on one line (escapes and newlines as <U+XXXX>).",
     )
     replay.add_argument("log", metavar="LOG", help="the recording ('-' for stdin)")
-    replay.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+    replay.add_argument("--format", choices=tuple(FORMATS), default="text",
                         help="output format (default: text)")
     replay.add_argument("--terminal", metavar="ID", action="append", help="only this terminal (repeatable)")
     replay.add_argument("--session", metavar="ID", action="append", help="only this session (repeatable)")
@@ -299,19 +300,28 @@ def file_name(session: Session, terminal: Terminal, suffix: str) -> str:
     return stem + suffix
 
 
-def _body(session: Session, terminal: Terminal, fmt: str) -> str:
-    if fmt == "json":
-        return dumps_json(as_json_object(session, terminal))
-    return (render_text if fmt == "text" else render_markdown)(session, terminal)
+@dataclass(frozen=True)
+class _Format:
+    suffix: str  # of each file with --output
+    one: Callable[[Session, Terminal], str]  # one terminal: a file with --output
+    many: Callable[[list[tuple[Session, Terminal]]], str]  # every chosen terminal, on stdout
+
+
+FORMATS = {
+    "text": _Format(".txt", render_text, lambda chosen: "\n".join(render_text(s, t) for s, t in chosen)),
+    "markdown": _Format(".md", render_markdown, lambda chosen: "\n".join(render_markdown(s, t) for s, t in chosen)),
+    "json": _Format(
+        ".json",
+        lambda s, t: dumps_json(as_json_object(s, t)),
+        lambda chosen: dumps_json([as_json_object(s, t) for s, t in chosen]),
+    ),
+}
 
 
 def write_results(chosen: list[tuple[Session, Terminal]], args: argparse.Namespace, stdout: IO[bytes]) -> int:
+    fmt = FORMATS[args.format]
     if not args.output:
-        if args.format == "json":
-            body = dumps_json([as_json_object(s, t) for s, t in chosen])
-        else:
-            body = "\n".join(_body(s, t, args.format) for s, t in chosen)
-        stdout.write(body.encode("utf-8", "surrogateescape"))
+        stdout.write(fmt.many(chosen).encode("utf-8", "surrogateescape"))
         stdout.flush()
         return EXIT_OK
     directory = Path(args.output)
@@ -319,13 +329,12 @@ def write_results(chosen: list[tuple[Session, Terminal]], args: argparse.Namespa
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"{safe_line(args.output)}: {exc.strerror or exc}") from None
-    suffix = {"text": ".txt", "markdown": ".md", "json": ".json"}[args.format]
     status = EXIT_OK
     for session, terminal in chosen:
-        path = directory / file_name(session, terminal, suffix)
+        path = directory / file_name(session, terminal, fmt.suffix)
         try:  # a whole file or none: written aside, then renamed over
             partial = path.with_name(path.name + ".partial")
-            partial.write_text(_body(session, terminal, args.format), encoding="utf-8")
+            partial.write_text(fmt.one(session, terminal), encoding="utf-8")
             os.replace(partial, path)
         except OSError as exc:  # read-only directory, full disk: said once per file, the others still written
             sys.stderr.write(f"acp-transcript: {safe_line(str(path))}: {exc.strerror or exc}\n")

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._validate import as_json
+from ._validate import as_json, is_int
 from .errors import ConversionError
 from .terminals import TOOL_CALL_KINDS, Terminal, TerminalStore, find_update, session_id_of
 
@@ -96,7 +96,7 @@ class V2ToV1Bridge:
         **decoder_options: Any,
     ) -> None:
         if max_text_chars is not None and (
-            not isinstance(max_text_chars, int) or isinstance(max_text_chars, bool) or max_text_chars < 1
+            not is_int(max_text_chars) or max_text_chars < 1
         ):
             raise ValueError("max_text_chars must be a positive int or None")
         # Fail on bad options now; v2 input carries no pre-v2 _meta extensions to interpret.

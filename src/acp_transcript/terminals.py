@@ -25,6 +25,7 @@ from ._decoder import TranscriptDecoder
 from ._legacy import LEGACY_OUTPUT, LegacyChange, legacy_output_for_agent, parse_legacy_meta
 from ._options import Options, parse_options
 from ._validate import (
+    is_int,
     OMITTED,
     ChunkPatch,
     ExitStatus,
@@ -298,7 +299,7 @@ class TerminalStore:
             ("max_transcript_chars", max_transcript_chars),
             ("max_terminals", max_terminals),
         ):
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            if value is not None and (not is_int(value) or value < 0):
                 raise ValueError(f"{name} must be a non-negative int or None")
         if legacy_output not in LEGACY_OUTPUT:
             raise ValueError(f"legacy_output must be one of {', '.join(map(repr, LEGACY_OUTPUT))}, not {legacy_output!r}")
