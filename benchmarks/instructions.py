@@ -1,0 +1,71 @@
+"""Instructions per input byte in the compiled core, counted by valgrind's callgrind: repeatable where
+wall-clock time is not (the CI machine's timings vary by tens of percent; these counts by about 2%).
+
+    python benchmarks/instructions.py [--size 1000000] [--modes render,strip] [--src DIR]
+
+For each corpus (benchmarks/corpora.py) it runs the decoder over ``--size`` bytes fed in 4 KiB chunks, once
+decoding and once only building the input, and prints (instructions of the first - of the second) / bytes.
+``--src DIR`` measures the core importable from DIR (say, a worktree of an older commit built in place),
+so two versions can be compared in one sitting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+CHILD = r"""
+import sys
+sys.path.insert(0, {src!r})
+sys.path.insert(0, {here!r})
+import corpora
+from acp_transcript import _decoder_c
+data = corpora.CORPORA[{corpus!r}]({size})
+if {decode}:
+    decoder = _decoder_c.TranscriptDecoder(mode={mode!r})
+    for i in range(0, len(data), 4096):
+        decoder.decode(data[i : i + 4096])
+    decoder.decode(b"", final=True)
+"""
+
+
+def instructions(src: str, corpus: str, size: int, mode: str, decode: bool) -> int:
+    code = CHILD.format(src=src, here=HERE, corpus=corpus, size=size, mode=mode, decode=decode)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        result = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", code],
+            capture_output=True, text=True, check=True,
+        )
+    match = re.search(r"Collected : (\d+)", result.stderr)
+    if match is None:
+        raise RuntimeError(result.stderr[-2000:])
+    return int(match.group(1))
+
+
+def main() -> None:
+    sys.path.insert(0, HERE)
+    import corpora
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", type=int, default=1_000_000)
+    parser.add_argument("--modes", default="render")
+    parser.add_argument("--src", default=os.path.join(os.path.dirname(HERE), "src"))
+    args = parser.parse_args()
+    print(f"instructions per input byte, {args.size} bytes in 4 KiB chunks, core from {args.src}")
+    print("| corpus | mode | instructions/byte |\n|---|---|---|")
+    for corpus in corpora.CORPORA:
+        for mode in args.modes.split(","):
+            with_decoding = instructions(args.src, corpus, args.size, mode, True)
+            without = instructions(args.src, corpus, args.size, mode, False)
+            print(f"| {corpus} | {mode} | {(with_decoding - without) / args.size:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
