@@ -52,7 +52,8 @@ ONLY_C = {
     ("TranscriptDecoder", "feed_released"), ("TranscriptDecoder", "batch"), ("TranscriptDecoder", "arrow"),
     ("TranscriptDecoder", "arrow_values"), ("TranscriptDecoder", "release_held"),
     ("TranscriptDecoder", "decode_item"), ("TranscriptDecoder", "check_initialised"),
-    ("TranscriptDecoder", "base64_into_scratch"), ("TranscriptDecoder", "feed"), ("TranscriptDecoder", "finish"),
+    ("TranscriptDecoder", "feed_sliced"), ("TranscriptDecoder", "feed_base64"), ("TranscriptDecoder", "end_call"),
+    ("TranscriptDecoder", "feed"), ("TranscriptDecoder", "finish"),
 }
 
 

@@ -54,6 +54,63 @@ for _i in range(64):
 B64[0x3D] = 64
 
 
+cdef Py_ssize_t base64_decode(const uint8_t *src, Py_ssize_t n, uint8_t *dst, bint last) noexcept nogil:
+    """Strict RFC 4648 (table 1, padding only at the end): ``n`` characters, a multiple of 4, into ``dst``
+    (room for n // 4 * 3 bytes). ``last``: they end the chunk, so the final group may be padded. The decoded
+    size, or -1 when they are not strict base64 (the caller asks _base64.base64_error for offset and reason)."""
+    cdef Py_ssize_t i, o = 0, pad = 0
+    cdef uint32_t a, b, c, d
+    if n % 4:
+        return -1
+    if n == 0:
+        return 0
+    if last and src[n - 1] == 0x3D:
+        pad = 2 if src[n - 2] == 0x3D else 1
+    for i in range(0, n - 4, 4):
+        a = B64[src[i]]
+        b = B64[src[i + 1]]
+        c = B64[src[i + 2]]
+        d = B64[src[i + 3]]
+        if (a | b | c | d) >= 64:  # 255 (not in the alphabet) or 64 ('=' before the end)
+            return -1
+        a = (a << 18) | (b << 12) | (c << 6) | d
+        dst[o] = <uint8_t>(a >> 16)
+        dst[o + 1] = <uint8_t>(a >> 8)
+        dst[o + 2] = <uint8_t>a
+        o += 3
+    a = B64[src[n - 4]]
+    b = B64[src[n - 3]]
+    c = B64[src[n - 2]] if pad < 2 else 0
+    d = B64[src[n - 1]] if pad < 1 else 0
+    if (a | b | c | d) >= 64:
+        return -1
+    a = (a << 18) | (b << 12) | (c << 6) | d
+    dst[o] = <uint8_t>(a >> 16)
+    o += 1
+    if pad < 2:
+        dst[o] = <uint8_t>(a >> 8)
+        o += 1
+    if pad < 1:
+        dst[o] = <uint8_t>a
+        o += 1
+    return o
+
+
+cdef bint base64_valid(const uint8_t *src, Py_ssize_t n) noexcept nogil:
+    """Is ``src`` strict base64, checked without keeping what it decodes to (a chunk fed in slices must be
+    refused before anything of it is fed)? Every group but the last must be 4 alphabet characters."""
+    cdef Py_ssize_t i
+    cdef uint8_t seen = 0
+    cdef uint8_t tail[3]
+    if n % 4:
+        return False
+    if n == 0:
+        return True
+    for i in range(n - 4):
+        seen |= B64[src[i]]  # 64 ('=') and 255 set a bit no alphabet character (0-63) has
+    return seen < 64 and base64_decode(src + n - 4, 4, tail, True) >= 0
+
+
 @cython.final
 cdef class TranscriptDecoder:
     """Turn terminal output bytes, fed in any chunks, into a safe plain-text transcript.
@@ -81,7 +138,7 @@ cdef class TranscriptDecoder:
     cdef Buf out  # output of the current call
     cdef Buf pol  # the policy's output, swapped with out
     cdef bint busy  # decoding with the GIL released: a second thread must not enter
-    cdef uint8_t *scratch  # decode_base64's decoded bytes
+    cdef uint8_t *scratch  # decode_base64's decoded bytes (one slice)
     cdef Py_ssize_t scratch_cap
 
     def __init__(
@@ -192,12 +249,44 @@ cdef class TranscriptDecoder:
             raise TypeError(f"decode() needs bytes, bytearray or memoryview, not {type(data).__name__}")
         PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
         try:
-            self.feed_released(<const uint8_t *>view.buf, view.len)
+            pieces = self.feed_sliced(<const uint8_t *>view.buf, view.len, False)
         finally:
             PyBuffer_Release(&view)
+        return self.end_call(pieces, final)
+
+    cdef list feed_sliced(self, const uint8_t *data, Py_ssize_t n, bint base64):
+        """Feed ``n`` bytes (with ``base64``: ``n`` characters already known to be strict base64) in slices
+        of OUTPUT_SLICE bytes, taking each slice's output as a str as it is made: a call's staging buffers
+        are then bounded by one slice's output, not the whole chunk's (the 60 MB chunk of
+        benchmarks/memory.py). The text is the same as for one piece, as for any chunking. Returns the
+        pieces so far, or None when one slice held everything."""
+        cdef list pieces = None
+        cdef Py_ssize_t start = 0, size, decoded, step = BASE64_SLICE if base64 else OUTPUT_SLICE
+        while start < n:
+            size = n - start if n - start <= step else step
+            if base64:
+                grow(<void **>&self.scratch, &self.scratch_cap, size // 4 * 3, 1, 4096)
+                decoded = base64_decode(data + start, size, self.scratch, start + size == n)
+                self.feed_released(self.scratch, decoded)
+            else:
+                self.feed_released(data + start, size)
+            start += size
+            if start < n:
+                if pieces is None:
+                    pieces = []
+                piece = self.take_output(False)
+                if piece:
+                    pieces.append(piece)
+        return pieces
+
+    cdef object end_call(self, list pieces, bint final):
         if final:
             self.finish()
-        return self.take_output(final)
+        text = self.take_output(final)
+        if pieces:
+            pieces.append(text)
+            return "".join(pieces)
+        return text
 
     cdef int feed_released(self, const uint8_t *data, Py_ssize_t n) except -1:
         """feed(), with the GIL released for inputs of GIL_FREE_BYTES or more (SPEC 6), so that threads
@@ -223,32 +312,37 @@ cdef class TranscriptDecoder:
         Raises ``Base64Error`` (a ``ValueError``, with ``.offset``) before anything is fed.
         """
         cdef Py_buffer view
-        cdef Py_ssize_t size
+        cdef const uint8_t *src
+        cdef Py_ssize_t n
         self.check_initialised()
         if isinstance(chunk, str):
             if not PyUnicode_IS_ASCII(chunk):
                 as_base64_bytes(chunk)  # raises the Base64Error naming the first non-ASCII character
-            size = self.base64_into_scratch(PyUnicode_1BYTE_DATA(chunk), PyUnicode_GET_LENGTH(chunk))
-        elif isinstance(chunk, (bytes, bytearray, memoryview)):
-            if isinstance(chunk, memoryview) and (chunk.ndim > 1 or chunk.itemsize != 1 or not chunk.c_contiguous):
-                chunk = chunk.tobytes()
-            PyObject_GetBuffer(chunk, &view, PyBUF_SIMPLE)
-            try:
-                size = self.base64_into_scratch(<const uint8_t *>view.buf, view.len)
-            finally:
-                PyBuffer_Release(&view)
-        else:
+            src = PyUnicode_1BYTE_DATA(chunk)
+            n = PyUnicode_GET_LENGTH(chunk)
+            return self.end_call(self.feed_base64(src, n, chunk), final)
+        if not isinstance(chunk, (bytes, bytearray, memoryview)):
             raise TypeError(f"a base64 chunk must be str or bytes-like, not {type(chunk).__name__}")
-        if size < 0:
+        if isinstance(chunk, memoryview) and (chunk.ndim > 1 or chunk.itemsize != 1 or not chunk.c_contiguous):
+            chunk = chunk.tobytes()
+        PyObject_GetBuffer(chunk, &view, PyBUF_SIMPLE)
+        try:
+            pieces = self.feed_base64(<const uint8_t *>view.buf, view.len, chunk)
+        finally:
+            PyBuffer_Release(&view)
+        return self.end_call(pieces, final)
+
+    cdef list feed_base64(self, const uint8_t *src, Py_ssize_t n, chunk):
+        """Check, decode and feed one base64 chunk; nothing is fed if it is not strict base64."""
+        if not base64_valid(src, n):
             raise base64_error(as_base64_bytes(chunk))
-        self.feed_released(self.scratch, size)
-        if self.scratch_cap > KEEP_BUFFER:  # one huge chunk must not keep its decoded bytes allocated
-            free(self.scratch)
-            self.scratch = NULL
-            self.scratch_cap = 0
-        if final:
-            self.finish()
-        return self.take_output(final)
+        try:
+            return self.feed_sliced(src, n, True)
+        finally:
+            if self.scratch_cap > KEEP_BUFFER:
+                free(self.scratch)
+                self.scratch = NULL
+                self.scratch_cap = 0
 
     cdef object batch(self, items):
         """sanitize_batch(): every item decoded as a stream of its own by this one decoder. The GIL is held
@@ -479,49 +573,6 @@ cdef class TranscriptDecoder:
         return self.sink.finish()
 
     # ------------------------------------------------------------------ base64
-
-    cdef Py_ssize_t base64_into_scratch(self, const uint8_t *src, Py_ssize_t n) except -2 nogil:
-        """Strict RFC 4648 decode into self.scratch; the decoded size, or -1 when ``src`` is not strict base64
-        (the caller then asks _base64.base64_error for the exact offset and reason)."""
-        cdef Py_ssize_t i, o = 0, pad = 0
-        cdef uint32_t a, b, c, d
-        cdef uint8_t *dst
-        if n % 4:
-            return -1
-        if n == 0:
-            return 0
-        if src[n - 1] == 0x3D:
-            pad = 2 if src[n - 2] == 0x3D else 1
-        grow(<void **>&self.scratch, &self.scratch_cap, n // 4 * 3, 1, 4096)
-        dst = self.scratch
-        for i in range(0, n - 4, 4):
-            a = B64[src[i]]
-            b = B64[src[i + 1]]
-            c = B64[src[i + 2]]
-            d = B64[src[i + 3]]
-            if (a | b | c | d) >= 64:  # 255 (not in the alphabet) or 64 ('=' before the end)
-                return -1
-            a = (a << 18) | (b << 12) | (c << 6) | d
-            dst[o] = <uint8_t>(a >> 16)
-            dst[o + 1] = <uint8_t>(a >> 8)
-            dst[o + 2] = <uint8_t>a
-            o += 3
-        a = B64[src[n - 4]]
-        b = B64[src[n - 3]]
-        c = B64[src[n - 2]] if pad < 2 else 0
-        d = B64[src[n - 1]] if pad < 1 else 0
-        if (a | b | c | d) >= 64:
-            return -1
-        a = (a << 18) | (b << 12) | (c << 6) | d
-        dst[o] = <uint8_t>(a >> 16)
-        o += 1
-        if pad < 2:
-            dst[o] = <uint8_t>(a >> 8)
-            o += 1
-        if pad < 1:
-            dst[o] = <uint8_t>a
-            o += 1
-        return o
 
     # ------------------------------------------------------------------ output (SPEC 2.5)
 
