@@ -117,6 +117,7 @@ cdef class LineWindow:
             self.lines[self.top + self.count].cells = NULL
             self.lines[self.top + self.count].len = 0
             self.lines[self.top + self.count].cap = 0
+        self.lines[self.top + self.count].plain = True
         self.count += 1
         return 0
 
@@ -197,6 +198,7 @@ cdef class LineWindow:
         cdef Py_ssize_t col = self.col, size = line.len, stop = col + n, i
         line_reserve(line, stop)
         if col > size:
+            line.plain = False
             for i in range(size, col):
                 line.cells[i] = BLANK
         elif col < size:
@@ -248,6 +250,8 @@ cdef class LineWindow:
             if part > n:
                 part = n
             self.prepare_write(part)
+            if self.cursor_line().plain and not acp_printable_ascii(cps, part):  # (colored text stays plain)
+                self.cursor_line().plain = False
             memcpy(self.cursor_line().cells + self.col, cps, part * sizeof(uint32_t))
             self.col += part
             cps += part
@@ -277,6 +281,7 @@ cdef class LineWindow:
             stop = target if target < size else size
             if col >= size or written(line.cells, col, stop) == 0:
                 line_reserve(line, target)
+                line.plain = False
                 for i in range(size, col):
                     line.cells[i] = BLANK
                 line.cells[col] = TAB
@@ -316,6 +321,7 @@ cdef class LineWindow:
         if stop == size:
             line.len = start
         else:
+            line.plain = False
             for i in range(start, stop):
                 line.cells[i] = BLANK
         line_trim(line)
@@ -331,6 +337,7 @@ cdef class LineWindow:
         if col >= size or not count:
             return 0
         line_reserve(line, size + count)
+        line.plain = False
         memmove(line.cells + col + count, line.cells + col, (size - col) * sizeof(uint32_t))
         for i in range(col, col + count):
             line.cells[i] = BLANK
