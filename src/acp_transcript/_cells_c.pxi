@@ -48,6 +48,21 @@ cdef extern from *:
             i++;
         return i;
     }
+    /* Widen bytes to cells and narrow cells to 1 or 2 bytes. restrict says the arrays do not overlap: a
+       store through a byte pointer may alias anything in C, and without it the compiler copies one element
+       at a time. */
+    static inline void acp_widen(uint32_t *restrict dst, const uint8_t *restrict src, Py_ssize_t n) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            dst[i] = src[i];
+    }
+    static inline void acp_narrow1(uint8_t *restrict dst, const uint32_t *restrict src, Py_ssize_t n) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            dst[i] = (uint8_t)src[i];
+    }
+    static inline void acp_narrow2(uint16_t *restrict dst, const uint32_t *restrict src, Py_ssize_t n) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            dst[i] = (uint16_t)src[i];
+    }
     /* Are all n cells printable ASCII (0x20-0x7E)? No early exit, so that it vectorises. */
     static inline int acp_printable_ascii(const uint32_t *c, Py_ssize_t n) {
         uint32_t bad = 0;
@@ -90,6 +105,9 @@ cdef extern from *:
     """
     Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) nogil
     bint acp_printable_ascii(const uint32_t *c, Py_ssize_t n) nogil
+    void acp_widen(uint32_t *dst, const uint8_t *src, Py_ssize_t n) nogil
+    void acp_narrow1(uint8_t *dst, const uint32_t *src, Py_ssize_t n) nogil
+    void acp_narrow2(uint16_t *dst, const uint32_t *src, Py_ssize_t n) nogil
     Py_ssize_t acp_copy_ordinary(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
     bint acp_ordinary(uint32_t c) nogil
 
@@ -154,19 +172,11 @@ cdef str buf_take(Buf *buf):
     cdef Py_ssize_t n = buf.len, i
     cdef str text = PyUnicode_New(n, buf.maxchar)
     cdef int kind = PyUnicode_KIND(text)
-    # Local pointers: a store through uint8_t* may alias buf->data as far as C knows, and reloading it on
-    # every iteration would keep the compiler from vectorising the narrowing loops.
     cdef const uint32_t *src = buf.data
-    cdef uint8_t *d1
-    cdef uint16_t *d2
     if kind == 1:
-        d1 = <uint8_t *>PyUnicode_DATA(text)
-        for i in range(n):
-            d1[i] = <uint8_t>src[i]
+        acp_narrow1(<uint8_t *>PyUnicode_DATA(text), src, n)
     elif kind == 2:
-        d2 = <uint16_t *>PyUnicode_DATA(text)
-        for i in range(n):
-            d2[i] = <uint16_t>src[i]
+        acp_narrow2(<uint16_t *>PyUnicode_DATA(text), src, n)
     else:
         memcpy(PyUnicode_DATA(text), src, n * sizeof(uint32_t))
     buf.len = 0

@@ -209,16 +209,13 @@ cdef class LineWindow:
         return 0
 
     cdef int write_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
-        cdef Py_ssize_t part, i
-        cdef uint32_t *cells
+        cdef Py_ssize_t part
         cdef Line *line = self.cursor_line()
         if self.col == line.len and self.col + n <= self.max_line_cells:
             # Appending, as plain text does: nothing is overwritten or padded, and only the cell limit can
             # commit lines (the line count did not change), so this is the loop below in one step.
             line_reserve(line, self.col + n)
-            cells = line.cells + self.col
-            for i in range(n):
-                cells[i] = text[i]
+            acp_widen(line.cells + self.col, text, n)
             line.len += n
             self.cells += n
             self.col += n
@@ -232,9 +229,7 @@ cdef class LineWindow:
             if part > n:
                 part = n
             self.prepare_write(part)
-            cells = self.cursor_line().cells + self.col
-            for i in range(part):
-                cells[i] = text[i]
+            acp_widen(self.cursor_line().cells + self.col, text, part)
             self.col += part
             text += part
             n -= part
