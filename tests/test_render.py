@@ -175,6 +175,16 @@ def test_live_shows_the_alternate_window_and_the_overlay(impl):
     assert decoder.stats["overlay_dropped"] == len("[50%]")
 
 
+def test_live_adds_no_line_for_an_overlay_without_text(impl):
+    """An overlay line of cells but no text (a tab span cut short at max_line_cells prints as blanks) is not
+    a line of ``live``; the core once added an empty one (found by a differential run)."""
+    decoder = impl.TranscriptDecoder(max_line_cells=5)
+    decoder.decode(b"ab\x1b7\x1b[5;1H\t")
+    assert decoder.live == "ab"
+    decoder.decode(b"x")
+    assert decoder.live == "ab\nx"  # due at max_line_cells: a new line, as LF (which ends the overlay)
+
+
 def test_alternate_window_lines_pushed_out_are_dropped(impl):
     decoder = impl.TranscriptDecoder(live_lines=2)
     assert decoder.decode(b"kept\n\x1b[?1049hone\ntwo\nthree\n") == ""

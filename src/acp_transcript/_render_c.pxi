@@ -44,6 +44,7 @@ cdef class RenderSink(Sink):
 
     cdef int live(self, Buf *out) except -1 nogil:
         cdef Window aside
+        cdef Py_ssize_t mark
         if not self.in_overlay:
             return self.window.text(out)
         # the window under the overlay, then the overlay line (as a terminal shows it)
@@ -52,9 +53,11 @@ cdef class RenderSink(Sink):
         self.window.text(out)
         self.window.pack(&self.overlay_origin)
         self.window.unpack(&aside)
-        if self.window.lines[self.window.top].len:
-            buf_put(out, LF)
-            line_text(&self.window.lines[self.window.top], out)
+        mark = out.len
+        buf_put(out, LF)
+        line_text(&self.window.lines[self.window.top], out)
+        if out.len == mark + 1:  # an overlay line with no text (blanks, a cut tab span) adds nothing
+            out.len = mark
         return 0
 
     # ------------------------------------------------------------------ the Sink interface
