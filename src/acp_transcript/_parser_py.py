@@ -316,8 +316,12 @@ class Parser:
         if 0x1B in raw:
             pieces = _SGR.split(raw)
             self.stats["sequences_removed"] += len(pieces) - 1
-            last = pieces.pop()
-            text = "".join([self.decode_utf8(piece, False) for piece in pieces]) + self.decode_utf8(last, at_end)
+            if not self.carry and raw.isascii():  # colored ASCII: nothing to carry or clean, one decode
+                last = pieces[-1]
+                text = b"".join(pieces).decode("ascii")
+            else:  # an ESC interrupts a partial code point, so each piece is decoded on its own
+                last = pieces.pop()
+                text = "".join([self.decode_utf8(piece, False) for piece in pieces]) + self.decode_utf8(last, at_end)
         else:
             last = None
             text = self.decode_utf8(raw, at_end)

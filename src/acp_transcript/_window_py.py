@@ -229,7 +229,8 @@ class LineWindow:
             self.cells += len(line) - size
             col += len(part)
             self.col = col
-            self.enforce_limits()
+            if self.cells > self.max_live_cells or len(self.lines) > self.live_lines:
+                self.enforce_limits()
 
     def newline(self) -> None:
         """LF (with onlcr): column 0 of the next line; a new line when on the last one."""
