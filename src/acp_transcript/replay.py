@@ -156,10 +156,13 @@ def _messages(
         yield from _zed_export(first + rest, error)
         return
     number = 1
-    line = first
+    line, first, stripped = first, b"", b""  # one reference to the line: a huge one is freed once parsed
     while line:
-        if line.strip():
-            message = _parse_line(line, number, error)
+        if not line.isspace():  # (isspace, unlike strip, copies nothing)
+            text = _line_text(line, number, error)
+            line = b""  # one copy of a (maybe huge) line at a time: bytes, then text, then the message
+            message = _BAD if text is None else _parse_json(text, number, error)
+            text = None
             if isinstance(message, list) and message and all(isinstance(m, dict) and "_direction" in m for m in message):
                 for item in message:  # a one-line Zed export
                     yield number, _from_zed(item)
@@ -173,12 +176,15 @@ def _messages(
 _BAD = object()
 
 
-def _parse_line(line: bytes, number: int, error: Callable[[int, str], None]) -> Any:
+def _line_text(line: bytes, number: int, error: Callable[[int, str], None]) -> str | None:
     try:
-        text = line.decode("utf-8")
+        return line.decode("utf-8")
     except UnicodeDecodeError as exc:  # a log cut mid-character, a binary file: a bad line, not a crash
         error(number, f"not UTF-8 (byte {exc.start})")
-        return _BAD
+        return None
+
+
+def _parse_json(text: str, number: int, error: Callable[[int, str], None]) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
