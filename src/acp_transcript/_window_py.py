@@ -1,8 +1,8 @@
 """One window of the render model (SPEC 2.3): live lines of cells, a cursor, and the line functions.
 
 Committed lines (emitted, never changed again) leave the top of a window of at most ``live_lines`` lines.
-A window line is either a ``str`` (text that arrived in bulk and was never edited) or a ``list`` of
-one-character cells. Cell values below U+0020 are never text, so three of them mark cell kinds (``_defs``):
+A window line is either a ``str`` (only text: it arrived in bulk, or text overwrote text without leaving a
+gap) or a ``list`` of one-character cells (once an edit needs cell kinds). Cell values below U+0020 are never text, so three of them mark cell kinds (``_defs``):
 ``BLANK`` (never written, or erased), ``TAB`` (where a kept tab starts) and ``FILL`` (the rest of its span).
 Lines never end in ``BLANK`` (they are trimmed), so ``len(line)`` is the line's end.
 
@@ -206,8 +206,21 @@ class LineWindow:
     def write(self, text: str) -> None:
         """Write text without LF at the cursor, overwriting; a character due at max_line_cells or beyond
         first moves to a new line (SPEC 2.3 bounds)."""
-        line = self.cursor_line()
         col = self.col
+        line = self.lines[self.row]
+        if isinstance(line, str) and col <= len(line) and col + len(text) <= self.max_line_cells:
+            # A str line holds only text (no cell kinds), and text over it without a gap keeps it so: a
+            # progress frame after CR is two slices and a concatenation, not a list of cells.
+            end = col + len(text)
+            self.stats["cells_overwritten"] += min(end, len(line)) - col  # every cell of a str line is written
+            new = line[:col] + text + line[end:]
+            self.cells += len(new) - len(line)
+            self.lines[self.row] = new
+            self.col = end
+            if self.cells > self.max_live_cells or len(self.lines) > self.live_lines:
+                self.enforce_limits()
+            return
+        line = self.cursor_line()
         limit = self.max_line_cells
         stats = self.stats
         while text:
