@@ -1,7 +1,8 @@
 """The fuzz target shared by the atheris fuzzer (fuzz_decoder.py) and the short run in the test suite.
 
 ``check(data)`` reads options, chunk boundaries and a payload from ``data``, runs both implementations
-side by side and asserts that they agree exactly (every output, ``live`` after every chunk, ``stats``), that
+side by side and asserts that they agree exactly (every output, ``live`` after every chunk, ``stats``, and
+the calls each parser makes on its sink), that
 the output is safe (SPEC 2.5), and that ``decode_base64`` accepts and rejects the same chunks with the same
 error offset. Any difference or crash is a finding.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from acp_transcript import _decoder_py
+from acp_transcript import _decoder_py, _parser_py
 from acp_transcript.errors import Base64Error
 
 from acp_transcript import _decoder_c  # the fuzzer is pointless without the core: ImportError
@@ -60,6 +61,14 @@ def check(data: bytes) -> None:
     assert out == python.decode(b"", final=True), "final decode() differs"
     assert_safe(out)
     assert compiled.stats == python.stats, "stats differ"
+    # the parsers alone: the same calls on their sinks (the first 8 KB, so that a unit stays fast)
+    size = max(len(chunks[0]), 1) if chunks else 1
+    first = b"".join(chunks)[:8192]
+    head = [first[i : i + size] for i in range(0, len(first), size)]
+    c_events, c_stats = _decoder_c.parser_events(head, options.get("max_string_bytes", 65536))
+    py_events, py_stats = _parser_py.parser_events(head, options.get("max_string_bytes", 65536))  # type: ignore[arg-type]
+    assert _parser_py.comparable_events(c_events) == _parser_py.comparable_events(py_events), "parser events differ"
+    assert c_stats == py_stats, "parser stats differ"
     chunk = data[3:200]
     results = []
     for decoder in (_decoder_c.TranscriptDecoder(), _decoder_py.TranscriptDecoder()):

@@ -1,9 +1,8 @@
 """The parser alone, with a recording sink (as vte's ``Dispatcher`` tests and pyte's ``test_stream.py``): what
 calls a byte stream makes, in both twins, independent of any line model.
 
-The twins' parsers differ in one way by design: the fallback's text runs carry LF (and read CR LF, VT, FF as
-LF), where the core executes them. ``normalized`` folds both into the same event list: text merged, LF/VT/FF
-as ``"\\n"`` in it, and CRs right before such a line feed dropped (SPEC 2.3/2.4: CR LF is LF in both modes).
+The twins' parsers differ in one way by design (the fallback's text runs carry LF, where the core executes
+it); ``_parser_py.comparable_events`` folds both into one form, and the tables are written in it.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from hypothesis import given
 from strategies import chunked
 
 from acp_transcript import _parser_py
-from acp_transcript._defs import CR, FF, LF, VT
 
 
 @pytest.fixture(params=["c", "py"])
@@ -24,19 +22,7 @@ def parser_events(request):
     return implementation(request, "c").parser_events
 
 
-def normalized(events):
-    out = []
-    for event in events:
-        if event[0] == "execute" and event[1] in (LF, VT, FF):
-            event = ("print", "\n")
-        if event[0] == "print":
-            while event[1].startswith("\n") and out and out[-1] == ("execute", CR):
-                out.pop()  # CR before a line feed: LF already goes to column 0 (and CR CR is CR)
-            if out and out[-1][0] == "print":
-                out[-1] = ("print", out[-1][1] + event[1])
-                continue
-        out.append(event)
-    return [("print", e[1].replace("\r\n", "\n")) if e[0] == "print" else e for e in out]
+normalized = _parser_py.comparable_events
 
 
 CASES = [

@@ -476,3 +476,24 @@ def parser_events(
             parser.feed(chunk)
     parser.finish()
     return sink.events, stats
+
+
+def comparable_events(events: Iterable[tuple[object, ...]]) -> list[tuple[object, ...]]:
+    """``parser_events`` of either twin in one form. The twins' parsers differ in one way by design: the
+    fallback's text runs carry LF (and read CR LF, VT and FF as LF), where the core executes them. Here text
+    is merged, LF/VT/FF executed become ``"\\n"`` in it, and CRs right before such a line feed are dropped
+    (SPEC 2.3/2.4: CR LF is LF in both modes, and CR CR is CR)."""
+    out: list[tuple[object, ...]] = []
+    for event in events:
+        if event[0] == "execute" and event[1] in (LF, VT, FF):
+            event = ("print", "\n")
+        if event[0] == "print":
+            text = str(event[1])
+            while text.startswith("\n") and out and out[-1] == ("execute", CR):
+                out.pop()
+            if out and out[-1][0] == "print":
+                out[-1] = ("print", str(out[-1][1]) + text)
+                continue
+            event = ("print", text)
+        out.append(event)
+    return [("print", str(e[1]).replace("\r\n", "\n")) if e[0] == "print" else e for e in out]
