@@ -249,24 +249,27 @@ cdef class TranscriptDecoder:
             raise TypeError(f"decode() needs bytes, bytearray or memoryview, not {type(data).__name__}")
         PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
         try:
-            pieces = self.feed_sliced(<const uint8_t *>view.buf, view.len, False)
+            pieces = self.feed_sliced(<const uint8_t *>view.buf, view.len, None)
         finally:
             PyBuffer_Release(&view)
         return self.end_call(pieces, final)
 
-    cdef list feed_sliced(self, const uint8_t *data, Py_ssize_t n, bint base64):
-        """Feed ``n`` bytes (with ``base64``: ``n`` characters already known to be strict base64) in slices
-        of OUTPUT_SLICE bytes, taking each slice's output as a str as it is made: a call's staging buffers
-        are then bounded by one slice's output, not the whole chunk's (the 60 MB chunk of
+    cdef list feed_sliced(self, const uint8_t *data, Py_ssize_t n, object base64_chunk):
+        """Feed ``n`` bytes (or, when ``base64_chunk`` is given, its ``n`` characters, decoded a slice at a
+        time) in slices of OUTPUT_SLICE bytes, taking each slice's output as a str as it is made: a call's
+        staging buffers are then bounded by one slice's output, not the whole chunk's (the 60 MB chunk of
         benchmarks/memory.py). The text is the same as for one piece, as for any chunking. Returns the
         pieces so far, or None when one slice held everything."""
         cdef list pieces = None
+        cdef bint base64 = base64_chunk is not None
         cdef Py_ssize_t start = 0, size, decoded, step = BASE64_SLICE if base64 else OUTPUT_SLICE
         while start < n:
             size = n - start if n - start <= step else step
             if base64:
                 grow(<void **>&self.scratch, &self.scratch_cap, size // 4 * 3, 1, 4096)
                 decoded = base64_decode(data + start, size, self.scratch, start + size == n)
+                if decoded < 0:  # only a one-slice chunk gets here unchecked: nothing has been fed
+                    raise base64_error(as_base64_bytes(base64_chunk))
                 self.feed_released(self.scratch, decoded)
             else:
                 self.feed_released(data + start, size)
@@ -333,11 +336,13 @@ cdef class TranscriptDecoder:
         return self.end_call(pieces, final)
 
     cdef list feed_base64(self, const uint8_t *src, Py_ssize_t n, chunk):
-        """Check, decode and feed one base64 chunk; nothing is fed if it is not strict base64."""
-        if not base64_valid(src, n):
+        """Check, decode and feed one base64 chunk; nothing is fed if it is not strict base64. A chunk of
+        one slice is checked as it is decoded (one pass, before anything is fed); a longer one is checked
+        whole first, because its first slice is fed before its last is decoded."""
+        if n > BASE64_SLICE and not base64_valid(src, n):
             raise base64_error(as_base64_bytes(chunk))
         try:
-            return self.feed_sliced(src, n, True)
+            return self.feed_sliced(src, n, chunk)
         finally:
             if self.scratch_cap > KEEP_BUFFER:
                 free(self.scratch)
