@@ -37,11 +37,11 @@ class RenderSink:
     def __init__(self, stats: dict[str, int], emit: Callable[[str], None], options: Options) -> None:
         self.stats = stats
         self.drop_alt = options.alt_screen == "drop"
-        self.first = LineWindow(stats, emit, options)
+        self.window = LineWindow(stats, emit, options)
         self.reset()
 
     def reset(self) -> None:
-        self.window = self.first.like(discard=False)
+        self.window = self.window.like(discard=False)  # (the current one may be an alternate or overlay window)
         self.alt = False
         self.main_window: LineWindow | None = None  # the main screen's, while the alternate one is active
         self.overlay_origin: LineWindow | None = None  # the window under a status-line overlay
