@@ -18,6 +18,7 @@ TWINS = {
     "_parser_py.py": "_parser_c.pxi",
     "_window_py.py": "_window_c.pxi",
     "_render_py.py": "_render_c.pxi",
+    "_screen_py.py": "_screen_c.pxi",
     "_strip_py.py": "_strip_c.pxi",
     "_decoder_py.py": "_decoder_c.pyx",
 }
@@ -33,6 +34,7 @@ ONLY_PY = {
     ("Parser", "text"), ("Parser", "drop_controls"), ("Parser", "decode_utf8"), ("Parser", "clean_decoded"),
     ("TranscriptDecoder", "emit"),  # the fallback applies the policy per commit; the core per call
     ("RenderSink", "csi_finals"), ("StripSink", "csi_finals"), ("RecordingSink", "csi_finals"),
+    ("ScreenSink", "print"), ("ScreenSink", "csi_finals"), ("ScreenSink", "put_text"),
 }
 ONLY_C = {
     # the same print, for the two kinds of run the core decodes into (bytes that are ASCII, UCS-4 cells)
@@ -54,7 +56,15 @@ ONLY_C = {
     ("TranscriptDecoder", "decode_item"), ("TranscriptDecoder", "check_initialised"),
     ("TranscriptDecoder", "feed_sliced"), ("TranscriptDecoder", "feed_base64"), ("TranscriptDecoder", "end_call"),
     ("TranscriptDecoder", "feed"), ("TranscriptDecoder", "finish"),
+    ("ScreenSink", "print_ascii"), ("ScreenSink", "print_cps"), ("ScreenSink", "__dealloc__"),
+    ("ScreenSink", "prepare_cells"), ("ScreenSink", "base_char"),
+    ("ScreenSink", "new_mark"), ("ScreenSink", "compact_marks"),  # combining marks in a pool (str cells in Python)
+    ("ScreenSink", "row_text"), ("ScreenSink", "text"),  # Screen's methods where the marks are (see C_STRUCTS)
 }
+
+# Python classes that are C structs in the core (swapped by value without the GIL, as windows are): their
+# methods are C functions named ``<struct>_<method>`` or methods of the class named here.
+C_STRUCTS = {"Screen": "ScreenSink"}
 
 
 def python_classes(path: Path) -> dict[str, set[str]]:
@@ -103,6 +113,12 @@ def normalized(name: str) -> str:
 def test_twins_have_the_same_classes_and_method_names(py_module, c_module):
     py = python_classes(PACKAGE / py_module)
     c = c_classes(PACKAGE / c_module)
+    c_text = (PACKAGE / c_module).read_text()
+    for struct, owner in C_STRUCTS.items():
+        if struct in py:
+            assert f"ctypedef struct {struct}:" in c_text, struct
+            for method in py.pop(struct):
+                assert f" {struct.lower()}_{method}(" in c_text or method in c[owner], (struct, method)
     assert set(py) == set(c), f"classes: {py_module} has {sorted(py)}, {c_module} has {sorted(c)}"
     for name in py:
         py_names = {normalized(n) for n in py[name]} - {m for cls, m in ONLY_PY if cls == name}

@@ -37,8 +37,10 @@ CASES = [
     ([b"x\n\x1b[3b"], [("print", "x\n")], {}),
     ([b"x\x1b7\x1b[3b"], [("print", "x"), ("esc", ord("7"))], {}),
     ([b"x\x7f\x1b[2b"], [("print", "x"), ("repeat", "x", 2)], {"controls_removed": 1}),  # DEL is ignored
-    # DEC private modes: only the alternate screen's reach the sink
-    ([b"\x1b[?1049h\x1b[?25l\x1b[?1;47l"], [("set_alt", True), ("set_alt", False)], {}),
+    # DEC private modes: each mode reaches the sink, which keeps the ones it has (SPEC 2.3, 2.8)
+    ([b"\x1b[?1049h\x1b[?25l\x1b[?1;47l"],
+     [("private_mode", 1049, True), ("private_mode", 25, False), ("private_mode", 1, False),
+      ("private_mode", 47, False)], {}),
     # control strings are skipped whole, across chunks, to BEL or ST
     ([b"\x1b]0;ti", b"tle\x07after"], [("print", "after")], {}),
     ([b"\x1bP1$r\x1b\\x"], [("esc", ord("\\")), ("print", "x")], {"sequences_removed": 2}),  # ST is ESC \\

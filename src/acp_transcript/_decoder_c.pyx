@@ -7,6 +7,7 @@ checks), one include file per module of the twin::
     _parser_c.pxi  Parser, Sink           <->  _parser_py.py
     _window_c.pxi  LineWindow             <->  _window_py.py
     _render_c.pxi  RenderSink             <->  _render_py.py
+    _screen_c.pxi  ScreenSink             <->  _screen_py.py
     _strip_c.pxi   StripSink              <->  _strip_py.py
     _policy_c.pxi  the Unicode policy     <->  _unicode_policy.py
     this file      TranscriptDecoder, sanitize, sanitize_batch, sanitize_arrow  <->  _decoder_py.py
@@ -25,12 +26,13 @@ from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New
 from cpython.unicode cimport PyUnicode_1BYTE_DATA, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_New
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
 
 from ._base64 import as_base64_bytes, base64_error
 from ._defs import DEFAULTS, STAT_KEYS, UNICODE
-from ._options import parse_options
+from ._options import parse_options, parse_size
+from ._screen_py import screen_size
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
@@ -41,6 +43,7 @@ include "_policy_c.pxi"
 include "_parser_c.pxi"
 include "_window_c.pxi"
 include "_render_c.pxi"
+include "_screen_c.pxi"
 include "_strip_c.pxi"
 include "_arrow_c.pxi"
 
@@ -131,7 +134,8 @@ cdef class TranscriptDecoder:
     cdef int64_t stats[N_STATS]
     cdef Parser parser
     cdef Sink sink
-    cdef RenderSink render_sink  # None in strip mode
+    cdef RenderSink render_sink  # None in strip mode and in sized rendering
+    cdef ScreenSink screen_sink  # sized rendering (SPEC 2.8), else None
     cdef StripSink strip_sink  # None in render mode
     cdef uint32_t held[MAX_HELD]  # strip output that may still become a flag sequence
     cdef int nheld
@@ -153,15 +157,38 @@ cdef class TranscriptDecoder:
         max_live_cells=DEFAULTS.max_live_cells,
         max_jump=DEFAULTS.max_jump,
         max_string_bytes=DEFAULTS.max_string_bytes,
+        columns=DEFAULTS.columns,
+        rows=DEFAULTS.rows,
     ):
-        cdef LineWindow window
         options = parse_options(
-            mode, tabs, alt_screen, unicode, live_lines, max_line_cells, max_live_cells, max_jump, max_string_bytes
+            mode, tabs, alt_screen, unicode, live_lines, max_line_cells, max_live_cells, max_jump, max_string_bytes,
+            columns, rows,
         )
         self._options = options
         self._unicode = options.unicode
         self.upolicy = UNICODE.index(options.unicode)
         if options.mode == "render":
+            self.sink = self.render_sink_for(options)
+        else:
+            self.strip_sink = StripSink()
+            self.strip_sink.out = &self.out
+            self.strip_sink.drop_alt = options.alt_screen == "drop"
+            self.strip_sink.max_live_cells = options.max_live_cells
+            self.sink = self.strip_sink
+        self.sink.stats = &self.stats[0]
+        self.parser = Parser()
+        self.parser.sink = self.sink
+        self.parser.stats = &self.stats[0]
+        self.parser.max_string_bytes = options.max_string_bytes
+        self.reset()
+
+    cdef Sink render_sink_for(self, options):
+        """The render sink for ``options``: a RenderSink (unsized) or a ScreenSink (SPEC 2.8), made ready."""
+        cdef LineWindow window
+        cdef ScreenSink screen
+        self.render_sink = None
+        self.screen_sink = None
+        if options.columns is None and options.rows is None:
             window = LineWindow()
             window.stats = &self.stats[0]
             window.out = &self.out
@@ -175,19 +202,36 @@ cdef class TranscriptDecoder:
             self.render_sink = RenderSink()
             self.render_sink.window = window
             self.render_sink.drop_alt = options.alt_screen == "drop"
-            self.sink = self.render_sink
-        else:
-            self.strip_sink = StripSink()
-            self.strip_sink.out = &self.out
-            self.strip_sink.drop_alt = options.alt_screen == "drop"
-            self.strip_sink.max_live_cells = options.max_live_cells
-            self.sink = self.strip_sink
-        self.sink.stats = &self.stats[0]
-        self.parser = Parser()
-        self.parser.sink = self.sink
-        self.parser.stats = &self.stats[0]
-        self.parser.max_string_bytes = options.max_string_bytes
-        self.reset()
+            self.render_sink.stats = &self.stats[0]
+            self.render_sink.reset()
+            return self.render_sink
+        screen = ScreenSink()
+        screen.stats = &self.stats[0]
+        screen.out = &self.out
+        screen.drop_alt = options.alt_screen == "drop"
+        screen.max_live_cells = options.max_live_cells
+        screen.columns, screen.height = screen_size(options)
+        screen.reset()
+        self.screen_sink = screen
+        return screen
+
+    def resize(self, columns, rows):
+        """Render at a new size from here on (SPEC 2.8); see ``_decoder_py.TranscriptDecoder.resize``."""
+        cdef bint sized
+        self.check_initialised()
+        columns, rows = parse_size(columns, rows)
+        options = self._options._replace(columns=columns, rows=rows)
+        if self.strip_sink is None:
+            sized = columns is not None or rows is not None
+            if self.screen_sink is not None and sized:
+                new_columns, new_rows = screen_size(options)
+                self.screen_sink.resize(new_columns, new_rows)
+            elif self.screen_sink is not None or sized:
+                self.sink.finish()
+                self.sink = self.render_sink_for(options)
+                self.parser.sink = self.sink
+        self._options = options
+        return self.take_output(False)
 
     def __dealloc__(self):
         free(self.out.data)
@@ -211,12 +255,15 @@ cdef class TranscriptDecoder:
         """The live window as text (render mode): what a UI shows as still in progress. ``""`` in strip mode."""
         cdef Buf tmp, shown
         self.check_initialised()
-        if self.render_sink is None:
+        if self.strip_sink is not None:
             return ""
         buf_init(&tmp)
         buf_init(&shown)
         try:
-            self.render_sink.live(&tmp)
+            if self.screen_sink is not None:
+                self.screen_sink.live(&tmp)
+            else:
+                self.render_sink.live(&tmp)
             if tmp.flags & NEEDS_POLICY or (tmp.flags & INVISIBLE and self.upolicy == POLICY_STRICT):
                 policy_into(&tmp, &shown, self.upolicy, NULL)
                 return buf_take(&shown)
@@ -531,7 +578,7 @@ cdef class TranscriptDecoder:
         front of this call's output."""
         cdef Buf *out = &self.out
         cdef int i
-        if self.render_sink is not None or not self.nheld:
+        if self.strip_sink is None or not self.nheld:
             return 0
         buf_reserve(out, self.nheld)
         memmove(out.data + self.nheld, out.data, out.len * sizeof(uint32_t))
@@ -588,7 +635,7 @@ cdef class TranscriptDecoder:
         cdef Buf swap
         cdef Py_ssize_t i, j
         self.release_held()
-        if self.render_sink is None and not final and self.upolicy == POLICY_STANDARD and out.flags & BLACK_FLAG:
+        if self.strip_sink is not None and not final and self.upolicy == POLICY_STANDARD and out.flags & BLACK_FLAG:
             j = out.len  # the end is a black flag and at most 6 tag specs: hold it (HOLD in the fallback)
             while j > 0 and out.len - j < 6 and tag_spec(out.data[j - 1]):
                 j -= 1

@@ -21,10 +21,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._base64 import decode_base64_strict
-from ._defs import DEFAULTS, AltScreen, Mode, Tabs, UnicodePolicy
-from ._options import new_stats, parse_options
+from ._defs import DEFAULTS, AltScreen, Mode, Options, Tabs, UnicodePolicy
+from ._options import new_stats, parse_options, parse_size
 from ._parser_py import Parser
 from ._render_py import RenderSink
+from ._screen_py import ScreenSink, screen_size
 from ._strip_py import StripSink
 from ._unicode_policy import HOLD, apply_policy
 
@@ -54,20 +55,23 @@ class TranscriptDecoder:
         max_live_cells: int = DEFAULTS.max_live_cells,
         max_jump: int = DEFAULTS.max_jump,
         max_string_bytes: int = DEFAULTS.max_string_bytes,
+        columns: int | None = DEFAULTS.columns,
+        rows: int | None = DEFAULTS.rows,
     ) -> None:
         options = parse_options(
-            mode, tabs, alt_screen, unicode, live_lines, max_line_cells, max_live_cells, max_jump, max_string_bytes
+            mode, tabs, alt_screen, unicode, live_lines, max_line_cells, max_live_cells, max_jump, max_string_bytes,
+            columns, rows,
         )
         self._options = options
         self._unicode = options.unicode
         self._stats = new_stats()
         self._out: list[str] = []  # text committed by the current call, policy already applied
         self._held = ""  # strip output that may still become a flag sequence
-        self._render: RenderSink | None = None
+        self._render: RenderSink | ScreenSink | None = None
         self._strip: StripSink | None = None
         if options.mode == "render":
-            self._render = RenderSink(self._stats, self._emit, options)
-            sink: RenderSink | StripSink = self._render
+            self._render = self._render_sink_for(options)
+            sink: RenderSink | ScreenSink | StripSink = self._render
         else:
             self._strip = sink = StripSink(self._stats, options)
         self._sink = sink
@@ -124,6 +128,29 @@ class TranscriptDecoder:
         Raises ``Base64Error`` (a ``ValueError``, with ``.offset``) before anything is fed.
         """
         return self.decode(decode_base64_strict(chunk), final)
+
+    def resize(self, columns: int | None, rows: int | None) -> str:
+        """Render at a new size from here on (SPEC 2.8); nothing already drawn is reflowed. Between sized
+        and unsized rendering (a size given or ``None, None``), the current window or screen is first
+        committed, as at the end of a stream; that text is returned (``""`` otherwise, and in strip mode,
+        where the size has no effect). Bad sizes raise ``TypeError``/``ValueError`` and change nothing."""
+        columns, rows = parse_size(columns, rows)
+        options = self._options._replace(columns=columns, rows=rows)
+        render = self._render
+        if render is not None:
+            sized = columns is not None or rows is not None
+            if isinstance(render, ScreenSink) and sized:
+                render.resize(*screen_size(options))
+            elif isinstance(render, ScreenSink) or sized:
+                render.finish()
+                self._render = self._sink = self._parser.sink = self._render_sink_for(options)
+        self._options = options
+        return self._take_output(False)
+
+    def _render_sink_for(self, options: Options) -> RenderSink | ScreenSink:
+        if options.columns is None and options.rows is None:
+            return RenderSink(self._stats, self._emit, options)
+        return ScreenSink(self._stats, self._emit, options)
 
     # ------------------------------------------------------------------ output (SPEC 2.5)
 

@@ -35,6 +35,8 @@ class Options(NamedTuple):
     max_live_cells: int
     max_jump: int
     max_string_bytes: int
+    columns: int | None = None  # SPEC 2.8 (rev 2): sized rendering
+    rows: int | None = None
 
 
 #: The defaults (SPEC 2.7), in one place.
@@ -48,7 +50,12 @@ DEFAULTS = Options(
     max_live_cells=1 << 20,
     max_jump=1024,
     max_string_bytes=65536,
+    columns=None,
+    rows=None,
 )
+
+#: The largest ``columns`` or ``rows`` (SPEC 2.8), and what a dimension that is not given is capped at.
+MAX_SIZE = 65535
 
 #: The counters of ``TranscriptDecoder.stats``, in a fixed order (SPEC 2.6; the core indexes an array in this
 #: order). Each says how much of the input did not reach the transcript as written, so a client can flag
@@ -67,6 +74,7 @@ STAT_KEYS = (
     "separators_shown",  # U+2028/U+2029 shown as <U+XXXX>
     "tags_removed",  # tag characters removed
     "invisible_shown",  # invisible format characters shown (unicode="strict")
+    "scrolled_out",  # sized rendering: lines with text lost off a scroll region's edge (IL, DL, SD, RI)
 )
 
 # ---------------------------------------------------------------------------------------------------- parser
@@ -117,6 +125,9 @@ DECSET = 0x68  # h (with the private marker ?)
 DECRST = 0x6C  # l
 PRIVATE_DEC = 0x3F  # ?
 ALT_SCREEN_MODES = (1049, 1047, 47)
+SAVE_CURSOR_MODE = 1049  # the alternate screen mode that also saves and restores the cursor
+DECOM = 6  # origin mode (sized rendering)
+DECAWM = 7  # auto-wrap mode (sized rendering)
 
 # ---------------------------------------------------------------------------------------------------- cells
 
@@ -126,3 +137,7 @@ ALT_SCREEN_MODES = (1049, 1047, 47)
 BLANK = 0
 TAB = 1
 FILL = 2
+# Sized rendering (SPEC 2.8): PAD is the right half of a wide character. A cell keeps zero-width characters
+# after its own while its UTF-8 fits in MAX_CELL_BYTES (tmux's UTF8_SIZE); more are dropped, as tmux does.
+PAD = 3
+MAX_CELL_BYTES = 21

@@ -48,12 +48,17 @@ cdef enum:
     MODE_ALT_1049 = 1049
     MODE_ALT_1047 = 1047
     MODE_ALT_47 = 47
+    DECOM = 6
+    DECAWM = 7
 
 # Cell kinds below U+0020, never text.
 cdef enum:
     BLANK = 0
     TAB = 1
     FILL = 2
+    PAD = 3
+    MAX_CELL_BYTES = 21
+    MAX_SIZE = 65535
 
 # Indexes into stats[], in the order of _defs.STAT_KEYS.
 cdef enum:
@@ -70,7 +75,8 @@ cdef enum:
     S_SEPARATORS = 10
     S_TAGS = 11
     S_INVISIBLE = 12
-    N_STATS = 13
+    S_SCROLLED_OUT = 13
+    N_STATS = 14
 
 # The Unicode policy (SPEC 2.5), in the order of _defs.UNICODE.
 cdef enum:
@@ -113,10 +119,11 @@ def constants():
         "ESC": ESC, "DEL": DEL,
         "RIS": RIS, "DECSC": DECSC, "DECRC": DECRC, "IND": IND, "NEL": NEL, "RI": RI, "SGR": SGR, "REP": REP,
         "DECSET": DECSET, "DECRST": DECRST, "PRIVATE_DEC": PRIVATE_DEC,
-        "BLANK": BLANK, "TAB": TAB, "FILL": FILL,
+        "BLANK": BLANK, "TAB": TAB, "FILL": FILL, "PAD": PAD, "MAX_CELL_BYTES": MAX_CELL_BYTES,
+        "MAX_SIZE": MAX_SIZE, "DECOM": DECOM, "DECAWM": DECAWM, "SAVE_CURSOR_MODE": MODE_ALT_1049,
         "STAT_KEYS": tuple(STAT_KEYS[i] for i in (
             S_SEQUENCES, S_CONTROLS, S_INVALID, S_C1, S_ABANDONED, S_UNTERMINATED, S_ALT, S_OVERWRITTEN,
-            S_OVERLAY, S_BIDI, S_SEPARATORS, S_TAGS, S_INVISIBLE)),
+            S_OVERLAY, S_BIDI, S_SEPARATORS, S_TAGS, S_INVISIBLE, S_SCROLLED_OUT)),
         "UNICODE": tuple(UNICODE[i] for i in (POLICY_STANDARD, POLICY_STRICT, POLICY_OFF)),
         "ALT_SCREEN_MODES": (MODE_ALT_1049, MODE_ALT_1047, MODE_ALT_47),
     }

@@ -7,10 +7,10 @@ messages.
 
 from __future__ import annotations
 
-from ._defs import ALT_SCREEN, DEFAULTS, MAX_OPTION, MODES, STAT_KEYS, TABS, UNICODE, Options
+from ._defs import ALT_SCREEN, DEFAULTS, MAX_OPTION, MAX_SIZE, MODES, STAT_KEYS, TABS, UNICODE, Options
 from ._validate import is_int
 
-__all__ = ["MODES", "TABS", "ALT_SCREEN", "UNICODE", "STAT_KEYS", "DEFAULTS", "Options", "parse_options", "new_stats"]
+__all__ = ["MODES", "TABS", "ALT_SCREEN", "UNICODE", "STAT_KEYS", "DEFAULTS", "Options", "parse_options", "parse_size", "new_stats"]
 
 
 def new_stats() -> dict[str, int]:
@@ -33,6 +33,21 @@ def _limit(name: str, value: object, minimum: int) -> int:
     return value
 
 
+def _size(name: str, value: object) -> int | None:
+    if value is None:
+        return None
+    if not is_int(value):
+        raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
+    if not 1 <= value <= MAX_SIZE:
+        raise ValueError(f"{name} must be between 1 and {MAX_SIZE}, or None, not {value}")
+    return value
+
+
+def parse_size(columns: object, rows: object) -> tuple[int | None, int | None]:
+    """Validate a terminal size (SPEC 2.8): each of ``columns`` and ``rows`` is None or 1..65535."""
+    return _size("columns", columns), _size("rows", rows)
+
+
 def parse_options(*values: object, **named: object) -> Options:
     """Validate the keyword options of ``TranscriptDecoder``, given in ``Options``' field order and/or by
     name (what is not given is the default); raise ``TypeError``/``ValueError``."""
@@ -45,7 +60,7 @@ def parse_options(*values: object, **named: object) -> Options:
         if name in given:
             raise TypeError(f"option {name!r} given twice")
     given.update(named)
-    mode, tabs, alt_screen, unicode, live_lines, max_line_cells, max_live_cells, max_jump, max_string_bytes = (
+    mode, tabs, alt_screen, unicode, live_lines, max_line_cells, max_live_cells, max_jump, max_string_bytes, columns, rows = (
         DEFAULTS._replace(**given)  # type: ignore[arg-type]
     )
     return Options(
@@ -58,4 +73,5 @@ def parse_options(*values: object, **named: object) -> Options:
         _limit("max_live_cells", max_live_cells, 1),
         _limit("max_jump", max_jump, 0),
         _limit("max_string_bytes", max_string_bytes, 0),
+        *parse_size(columns, rows),
     )

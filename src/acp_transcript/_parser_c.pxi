@@ -31,7 +31,8 @@ cdef inline Py_ssize_t sgr_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n) 
 cdef class Sink:
     """What the parser calls (vte's ``Perform``; _parser_py.Sink). ``print_ascii``/``print_cps`` get text
     without LF; ``execute`` only BS, HT, LF, VT, FF, CR; ``csi_dispatch`` only non-private sequences that are
-    not SGR or REP, without intermediates. The base does nothing."""
+    not SGR or REP, without intermediates; ``private_mode`` each mode of ``CSI ? Pm h``/``l``. The base does
+    nothing."""
 
     cdef int64_t *stats
 
@@ -56,7 +57,7 @@ cdef class Sink:
     cdef int repeat(self, uint32_t char, Py_ssize_t count) except -1 nogil:
         return 0
 
-    cdef int set_alt(self, bint enter) except -1 nogil:
+    cdef int private_mode(self, uint32_t mode, bint enable) except -1 nogil:
         return 0
 
     cdef int finish(self) except -1 nogil:
@@ -476,13 +477,10 @@ cdef class Parser:
     cdef int csi_dispatch(self, uint8_t final) except -1 nogil:
         """A CSI sequence without intermediates, its parameters in ``params``."""
         cdef int i
-        cdef uint32_t mode
         if self.private:
             if self.private == PRIVATE_DEC and (final == DECSET or final == DECRST):
                 for i in range(self.nparams):
-                    mode = self.params[i]
-                    if mode == MODE_ALT_1049 or mode == MODE_ALT_1047 or mode == MODE_ALT_47:
-                        self.sink.set_alt(final == DECSET)
+                    self.sink.private_mode(self.params[i], final == DECSET)
             return 0
         if final == SGR:
             return 0
@@ -540,9 +538,9 @@ cdef class RecordingSink(Sink):
             self.events.append(("repeat", chr(char), count))
         return 0
 
-    cdef int set_alt(self, bint enter) except -1 nogil:
+    cdef int private_mode(self, uint32_t mode, bint enable) except -1 nogil:
         with gil:
-            self.events.append(("set_alt", bool(enter)))
+            self.events.append(("private_mode", mode, bool(enable)))
         return 0
 
 

@@ -18,7 +18,6 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from ._defs import (
-    ALT_SCREEN_MODES,
     DEFAULTS,
     STAT_KEYS,
     BEL,
@@ -56,7 +55,8 @@ class Sink(Protocol):
     """What the parser calls (vte's ``Perform``). ``print`` gets decoded text (LF included: the one control
     plain text is full of); ``execute`` only the format effectors BS, HT, LF, VT, FF, CR (the parser counts
     every other control as removed); ``csi_dispatch`` only non-private sequences whose final is in
-    ``csi_finals`` (the sink's functions with an effect on text), without intermediates."""
+    ``csi_finals`` (the sink's functions with an effect on text), without intermediates; ``private_mode``
+    each mode of a DEC private mode set or reset (``CSI ? Pm h`` / ``l``)."""
 
     csi_finals: frozenset[int]
 
@@ -66,7 +66,7 @@ class Sink(Protocol):
     def esc_dispatch(self, final: int) -> None: ...
     def csi_dispatch(self, params: list[int], final: int) -> None: ...
     def repeat(self, char: str, count: int) -> None: ...
-    def set_alt(self, enter: bool) -> None: ...
+    def private_mode(self, mode: int, enable: bool) -> None: ...
     def finish(self) -> None: ...
 
 
@@ -416,8 +416,7 @@ class Parser:
             if private == PRIVATE_DEC and (final == DECSET or final == DECRST):
                 params = self.params if raw_params is None else parse_params(raw_params)
                 for mode in params:
-                    if mode in ALT_SCREEN_MODES:
-                        self.sink.set_alt(final == DECSET)
+                    self.sink.private_mode(mode, final == DECSET)
             return
         if final == SGR or final not in self.sink.csi_finals:
             return
@@ -456,8 +455,8 @@ class RecordingSink:
     def repeat(self, char: str, count: int) -> None:
         self.events.append(("repeat", char, count))
 
-    def set_alt(self, enter: bool) -> None:
-        self.events.append(("set_alt", enter))
+    def private_mode(self, mode: int, enable: bool) -> None:
+        self.events.append(("private_mode", mode, enable))
 
     def finish(self) -> None:
         pass

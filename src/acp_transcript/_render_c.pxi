@@ -188,6 +188,11 @@ cdef class RenderSink(Sink):
         grow(<void **>&self.scratch, &self.scratch_cap, count, sizeof(uint32_t), 4096)
         return self.window.repeat(self.scratch, char, count)
 
+    cdef int private_mode(self, uint32_t mode, bint enable) except -1 nogil:
+        if mode == MODE_ALT_1049 or mode == MODE_ALT_1047 or mode == MODE_ALT_47:
+            self.set_alt(enable)
+        return 0
+
     cdef int set_alt(self, bint enter) except -1 nogil:
         """SPEC 2.3 rev 2: see _render_py.RenderSink.set_alt."""
         if not self.drop_alt or enter == self.alt:

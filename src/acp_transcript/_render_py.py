@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ._defs import (
+    ALT_SCREEN_MODES,
     BS,
     CR,
     DECRC,
@@ -172,6 +173,10 @@ class RenderSink:
 
     def repeat(self, char: str, count: int) -> None:
         self.window.repeat(char, count)
+
+    def private_mode(self, mode: int, enable: bool) -> None:
+        if mode in ALT_SCREEN_MODES:
+            self.set_alt(enable)
 
     def set_alt(self, enter: bool) -> None:
         """CSI ? 1049/1047/47 h/l (SPEC 2.3 rev 2). With alt_screen="drop" the program draws on a separate,

@@ -78,6 +78,11 @@ cdef class StripSink(Sink):
     cdef int repeat(self, uint32_t char, Py_ssize_t count) except -1 nogil:
         return 0
 
+    cdef int private_mode(self, uint32_t mode, bint enable) except -1 nogil:
+        if mode == MODE_ALT_1049 or mode == MODE_ALT_1047 or mode == MODE_ALT_47:
+            self.set_alt(enable)
+        return 0
+
     cdef int set_alt(self, bint enter) except -1 nogil:
         if not self.drop_alt or enter == self.alt:
             return 0

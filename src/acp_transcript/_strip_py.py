@@ -9,7 +9,7 @@ twin is ``_strip_c.pxi``.
 
 from __future__ import annotations
 
-from ._defs import BS, CR, HT, RIS, Options
+from ._defs import ALT_SCREEN_MODES, BS, CR, HT, RIS, Options
 
 
 class StripSink:
@@ -66,6 +66,10 @@ class StripSink:
 
     def repeat(self, char: str, count: int) -> None:  # pragma: no cover - REP is not in csi_finals
         pass
+
+    def private_mode(self, mode: int, enable: bool) -> None:
+        if mode in ALT_SCREEN_MODES:
+            self.set_alt(enable)
 
     def set_alt(self, enter: bool) -> None:
         if not self.drop_alt or enter == self.alt:

@@ -50,6 +50,9 @@ _HELP = {
     "max_live_cells": "cells the live window may hold",
     "max_jump": "furthest a cursor move may go past a line's end",
     "max_string_bytes": "an unterminated OSC/DCS string longer than this is given up at the next LF",
+    "columns": "render as a terminal this many columns wide: auto-wrap, wide characters (default: unsized)",
+    "rows": "render as a terminal this many rows high: the screen is addressed as the program sees it "
+            "(default: unsized)",
 }
 
 
@@ -63,6 +66,8 @@ def _decoder_arguments(parser: argparse.ArgumentParser, live_lines_help: str) ->
                                help=f"{_HELP[name]} (default: {default})")
         elif name == "live_lines":
             group.add_argument(flag, type=int, metavar="N", help=f"{_HELP[name]} ({live_lines_help})")
+        elif default is None:  # columns, rows
+            group.add_argument(flag, type=int, default=None, metavar="N", help=_HELP[name])
         else:
             group.add_argument(flag, type=int, default=default, metavar="N",
                                help=f"{_HELP[name]} (default: {default})")

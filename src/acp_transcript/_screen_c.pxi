@@ -1,0 +1,1055 @@
+# The screen sink (SPEC 2.8, sized rendering): the twin of _screen_py.ScreenSink (see there for the model
+# and its tmux 3.3a references). A screen is a C struct (swapped by value for the alternate screen, as the
+# render sink's windows are); a row is an array of cells: a code point, BLANK, PAD (the right half of a
+# wide character) or MARKED | index, a character with zero-width characters after it, kept in the sink's
+# mark pool.
+
+# ---------------------------------------------------------------------------------------------- widths
+
+cdef enum:
+    MARKED = 0x80000000u  # a cell value with this bit is an index into the mark pool
+    MARK_CPS = MAX_CELL_BYTES // 2 + 1  # a character and marks of at least 2 bytes each in 21 bytes
+
+ctypedef struct Span:
+    uint32_t start, stop  # [start, stop)
+    uint8_t width
+
+# The committed table (_widths.py), read once at import: one byte per BMP code point, spans above it.
+cdef uint8_t BMP_WIDTH[0x10000]
+cdef Span *ASTRAL = NULL
+cdef Py_ssize_t N_ASTRAL = 0
+
+
+def _load_widths():
+    global ASTRAL, N_ASTRAL
+    from ._widths import WIDE, ZERO
+    cdef Py_ssize_t i, cp
+    spans = []
+    memset(BMP_WIDTH, 1, sizeof(BMP_WIDTH))
+    for table, width in ((WIDE, 2), (ZERO, 0)):  # ZERO last: it is looked up first in the fallback
+        for i in range(0, len(table), 2):
+            start, end = table[i], table[i + 1] + 1
+            for cp in range(start, min(end, 0x10000)):
+                BMP_WIDTH[cp] = width
+            if end > 0x10000:
+                spans.append((max(start, 0x10000), end, width))
+    spans.sort()
+    ASTRAL = <Span *>malloc(max(len(spans), 1) * sizeof(Span))
+    if ASTRAL == NULL:
+        raise MemoryError()
+    for i, (start, end, width) in enumerate(spans):
+        ASTRAL[i].start = start
+        ASTRAL[i].stop = end
+        ASTRAL[i].width = width
+    N_ASTRAL = len(spans)
+
+_load_widths()
+
+
+cdef inline int char_width(uint32_t cp) noexcept nogil:
+    """Cells taken by ``cp`` (SPEC 2.8): 0, 1 or 2."""
+    cdef Py_ssize_t low = 0, high = N_ASTRAL, mid
+    if cp < 0x10000:
+        return BMP_WIDTH[cp]
+    while low < high:
+        mid = (low + high) // 2
+        if ASTRAL[mid].stop <= cp:
+            low = mid + 1
+        elif ASTRAL[mid].start > cp:
+            high = mid
+        else:
+            return ASTRAL[mid].width
+    return 1
+
+
+cdef inline int utf8_length(uint32_t cp) noexcept nogil:
+    return 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
+
+
+# ---------------------------------------------------------------------------------------------- rows
+
+ctypedef struct Mark:
+    uint32_t cps[MARK_CPS]
+    int n
+    int nbytes
+
+ctypedef struct Row:
+    uint32_t *cells
+    Py_ssize_t len  # never ends in BLANK
+    Py_ssize_t cap
+    Py_ssize_t used  # tmux's cellused (_screen_py.Screen.used)
+    bint wrapped
+
+ctypedef struct Screen:
+    Row *rows
+    Py_ssize_t height  # rows in use
+    Py_ssize_t capacity  # rows allocated
+    Py_ssize_t cells  # sum of the row lengths
+
+
+cdef int screen_new(Screen *screen, Py_ssize_t height) except -1 nogil:
+    screen.rows = <Row *>calloc(height, sizeof(Row))
+    if screen.rows == NULL:
+        with gil:
+            raise MemoryError()
+    screen.height = screen.capacity = height
+    screen.cells = 0
+    return 0
+
+
+cdef void screen_remove_row(Screen *screen, Py_ssize_t y) noexcept nogil:
+    """Row y goes (its cells freed; the caller has accounted them); the rows below move up."""
+    free(screen.rows[y].cells)
+    memmove(&screen.rows[y], &screen.rows[y + 1], (screen.height - y - 1) * sizeof(Row))
+    screen.height -= 1
+
+
+cdef int screen_insert_row(Screen *screen, Py_ssize_t y) except -1 nogil:
+    """An empty row at y; the rows from y move down."""
+    if screen.height == screen.capacity:
+        grow(<void **>&screen.rows, &screen.capacity, screen.height + 1, sizeof(Row), 16)
+    memmove(&screen.rows[y + 1], &screen.rows[y], (screen.height - y) * sizeof(Row))
+    memset(&screen.rows[y], 0, sizeof(Row))
+    screen.height += 1
+    return 0
+
+
+cdef void screen_free(Screen *screen) noexcept nogil:
+    cdef Py_ssize_t y
+    if screen.rows != NULL:
+        for y in range(screen.height):
+            free(screen.rows[y].cells)
+        free(screen.rows)
+    screen.rows = NULL
+    screen.height = screen.capacity = 0
+    screen.cells = 0
+
+
+cdef inline void row_release(Row *row) noexcept nogil:
+    free(row.cells)
+    memset(row, 0, sizeof(Row))
+
+
+cdef inline int row_reserve(Row *row, Py_ssize_t size) except -1 nogil:
+    if size > row.cap:
+        grow(<void **>&row.cells, &row.cap, size, sizeof(uint32_t), 16)
+    return 0
+
+
+cdef Py_ssize_t screen_last_used(Screen *screen) noexcept nogil:
+    """The index of the last used row, -1 if none."""
+    cdef Py_ssize_t y
+    for y in range(screen.height - 1, -1, -1):
+        if screen.rows[y].used:
+            return y
+    return -1
+
+
+cdef Py_ssize_t screen_last_text(Screen *screen) noexcept nogil:
+    """The index of the last row with cells, -1 if none."""
+    cdef Py_ssize_t y
+    for y in range(screen.height - 1, -1, -1):
+        if screen.rows[y].len:
+            return y
+    return -1
+
+
+cdef inline Py_ssize_t written_cells(const uint32_t *cells, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
+    """Cells holding a character in [start, stop) (_screen_py._written)."""
+    cdef Py_ssize_t count = 0, i
+    for i in range(start, stop):
+        if cells[i] != BLANK and cells[i] != PAD:
+            count += 1
+    return count
+
+
+@cython.final
+cdef class ScreenSink(Sink):
+    cdef Screen screen
+    cdef Screen main  # the main screen while the alternate one is active
+    cdef bint has_main
+    cdef Buf *out  # committed text goes here
+    cdef bint drop_alt
+    cdef Py_ssize_t max_live_cells
+    cdef Py_ssize_t columns, height
+    cdef Py_ssize_t cx, cy, rupper, rlower
+    cdef bint wrap, origin, zwj
+    cdef Py_ssize_t saved_cx, saved_cy
+    cdef bint saved_origin
+    cdef Py_ssize_t alt_saved_cx, alt_saved_cy
+    cdef bint has_alt_saved
+    cdef int64_t hsize
+    cdef bint history_open
+    cdef Mark *marks
+    cdef Py_ssize_t nmarks, marks_cap
+    cdef uint32_t *scratch  # REP's characters
+    cdef Py_ssize_t scratch_cap
+
+    def __dealloc__(self):
+        screen_free(&self.screen)
+        screen_free(&self.main)
+        free(self.marks)
+        free(self.scratch)
+
+    cdef int reset(self) except -1 nogil:
+        screen_free(&self.screen)
+        screen_free(&self.main)
+        self.has_main = False
+        screen_new(&self.screen, self.height)
+        self.cx = self.cy = 0
+        self.rupper = 0
+        self.rlower = self.height - 1
+        self.wrap = True
+        self.origin = False
+        self.zwj = False
+        self.saved_cx = self.saved_cy = 0
+        self.saved_origin = False
+        self.has_alt_saved = False
+        self.hsize = 0
+        self.history_open = False
+        self.nmarks = 0
+        return 0
+
+    cdef int resize(self, Py_ssize_t columns, Py_ssize_t height) except -1 nogil:
+        """See _screen_py.ScreenSink.resize."""
+        cdef Screen *screen
+        cdef int which
+        cdef Py_ssize_t y, drop
+        for which in range(2):
+            if which == 1 and not self.has_main:
+                break
+            screen = &self.screen if which == 0 else &self.main
+            if columns < self.columns:
+                for y in range(self.height):
+                    if screen.rows[y].len > columns:
+                        self.clear_row_from(screen, y, columns)
+            drop = self.height - height
+            while drop > 0 and screen.height - 1 > self.cy and not screen.rows[screen.height - 1].used:
+                screen_remove_row(screen, screen.height - 1)
+                drop -= 1
+            while drop > 0:
+                if which == 0:
+                    self.scroll_region_full()  # row 0 to the history, an empty row at the bottom...
+                    screen_remove_row(screen, screen.height - 1)  # ...which goes at once
+                    if self.cy:
+                        self.cy -= 1
+                else:  # the main screen under the alternate one
+                    self.text(screen, 1, self.out)
+                    screen.cells -= screen.rows[0].len
+                    screen_remove_row(screen, 0)
+                drop -= 1
+            while screen.height < height:
+                screen_insert_row(screen, screen.height)
+        self.columns = columns
+        self.height = height
+        self.rupper = 0
+        self.rlower = height - 1
+        if self.cx > columns - 1:
+            self.cx = columns - 1
+        if self.cy > height - 1:
+            self.cy = height - 1
+        return 0
+
+    cdef int clear_row_from(self, Screen *screen, Py_ssize_t y, Py_ssize_t x) except -1 nogil:
+        cdef Row *row = &screen.rows[y]
+        cdef Py_ssize_t size = row.len
+        self.stats[S_OVERWRITTEN] += written_cells(row.cells, x, row.len)
+        row.len = x
+        while row.len and row.cells[row.len - 1] == BLANK:
+            row.len -= 1
+        screen.cells += row.len - size
+        return 0
+
+    cdef int live(self, Buf *out) except -1 nogil:
+        cdef Py_ssize_t mark = out.len
+        self.text(&self.screen, screen_last_text(&self.screen) + 1, out)
+        while out.len > mark and out.data[out.len - 1] == LF:
+            out.len -= 1
+        return 0
+
+    # ------------------------------------------------------------------ text
+
+    cdef int row_text(self, Screen *screen, Py_ssize_t y, Buf *out) except -1 nogil:
+        """Row y's text (_screen_py.Screen.row_text)."""
+        cdef Row *row = &screen.rows[y]
+        cdef Py_ssize_t x, k
+        cdef uint32_t cell
+        cdef Mark *mark
+        buf_reserve(out, row.len)
+        for x in range(row.len):
+            cell = row.cells[x]
+            if cell == BLANK:
+                buf_put(out, 0x20)
+            elif cell == PAD:
+                pass
+            elif cell & MARKED:
+                mark = &self.marks[cell & ~MARKED]
+                for k in range(mark.n):
+                    buf_put(out, mark.cps[k])
+            else:
+                buf_put(out, cell)
+        if row.wrapped:
+            for x in range(row.used - row.len):
+                buf_put(out, 0x20)
+        return 0
+
+    cdef int text(self, Screen *screen, Py_ssize_t stop, Buf *out) except -1 nogil:
+        """Rows [0, stop) as transcript text: each row ends with a line break unless it is wrapped."""
+        cdef Py_ssize_t y
+        for y in range(stop):
+            self.row_text(screen, y, out)
+            if not screen.rows[y].wrapped:
+                buf_put(out, LF)
+        return 0
+
+    # ------------------------------------------------------------------ the Sink interface
+
+    cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t i = 0
+        while i < n:
+            if self.wrap and not self.zwj:
+                self.put_ascii(text + i, NULL, n - i)
+                break
+            self.put_char(text[i], 1)
+            i += 1
+        return 0
+
+    cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
+        """_screen_py.ScreenSink.put_text."""
+        cdef Py_ssize_t i = 0, k
+        while i < n:
+            if self.wrap and not self.zwj and cps[i] < 0x7F:
+                k = i + 1
+                while k < n and cps[k] < 0x7F:
+                    k += 1
+                self.put_ascii(NULL, cps + i, k - i)
+                i = k
+                continue
+            self.put_char(cps[i], char_width(cps[i]))
+            i += 1
+        return 0
+
+    cdef int execute(self, uint8_t byte) except -1 nogil:
+        cdef Py_ssize_t sx = self.columns, target
+        if byte == CR:
+            self.cx = 0
+        elif byte == HT:
+            if self.cx < sx - 1:
+                target = (self.cx // 8 + 1) * 8
+                self.cx = target if target < sx - 1 else sx - 1
+        elif byte == BS:
+            self.backspace()
+        else:  # LF, VT, FF
+            self.linefeed(False)
+            self.cx = 0
+        return 0
+
+    cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
+        if final == RIS:
+            self.set_alt(False, False)
+            self.cursormove(0, 0, False)
+            self.rupper = 0
+            self.rlower = self.height - 1
+            self.wrap = True
+            self.origin = False
+            self.saved_cx = self.saved_cy = 0
+            self.saved_origin = False
+            self.clearscreen()
+        elif final == DECSC:
+            self.save_state()
+        elif final == DECRC:
+            self.restore_state()
+        elif final == IND:
+            self.linefeed(False)
+        elif final == NEL:
+            self.cx = 0
+            self.linefeed(False)
+        elif final == RI:
+            self.reverseindex()
+        return 0
+
+    cdef int csi_dispatch(self, const uint32_t *params, int nparams, uint8_t final) except -1 nogil:
+        cdef Py_ssize_t n = param(params, nparams, 0, 1), m, how, top, bottom, cx, i
+        if final == 0x48 or final == 0x66:  # H: CUP, f: HVP
+            m = param(params, nparams, 1, 1)
+            self.cursormove(m - 1, n - 1, True)
+        elif final == 0x4B:  # K: EL
+            how = param(params, nparams, 0, 0)
+            if how == 0:
+                self.clearendofline()
+            elif how == 1:
+                self.clearstartofline()
+            elif how == 2:
+                self.clearline()
+        elif final == 0x4A:  # J: ED (ED 3: history is never deleted)
+            how = param(params, nparams, 0, 0)
+            if how == 0:
+                self.clearendofscreen()
+            elif how == 1:
+                self.clearstartofscreen()
+            elif how == 2:
+                self.clearscreen()
+        elif final == 0x41:
+            self.cursorup(n)
+        elif final == 0x42:
+            self.cursordown(n)
+        elif final == 0x43:
+            self.cursorright(n)
+        elif final == 0x44:
+            self.cursorleft(n)
+        elif final == 0x45:  # E: CNL
+            self.cx = 0
+            self.cursordown(n)
+        elif final == 0x46:  # F: CPL
+            self.cx = 0
+            self.cursorup(n)
+        elif final == 0x47 or final == 0x60:  # G: CHA, `: HPA
+            self.cursormove(n - 1, -1, True)
+        elif final == 0x64:  # d: VPA
+            self.cursormove(-1, n - 1, True)
+        elif final == 0x58:  # X: ECH
+            if n > self.columns - self.cx:
+                n = self.columns - self.cx
+            if n > 0:
+                self.clear_cells(self.cy, self.cx, self.cx + n)
+        elif final == 0x40:  # @: ICH
+            self.insertcharacter(n)
+        elif final == 0x50:  # P: DCH
+            self.deletecharacter(n)
+        elif final == 0x4C:  # L: IL
+            self.insertline(n)
+        elif final == 0x4D:  # M: DL
+            self.deleteline(n)
+        elif final == 0x53 or final == 0x54:  # S: SU, T: SD
+            if n > self.rlower - self.rupper + 1:
+                n = self.rlower - self.rupper + 1
+            for i in range(n):
+                if final == 0x53:
+                    self.scroll_region_up()
+                else:
+                    self.scroll_region_down()
+        elif final == 0x72:  # r: DECSTBM
+            top = param(params, nparams, 0, 1)
+            bottom = param(params, nparams, 1, self.height)
+            self.scrollregion(top - 1, bottom - 1)
+        elif final == 0x5A:  # Z: CBT
+            cx = self.cx if self.cx < self.columns - 1 else self.columns - 1
+            while cx > 0 and n > 0:
+                cx = (cx - 1) // 8 * 8
+                n -= 1
+            self.cx = cx
+        elif final == 0x73:  # s: SCOSC
+            self.save_state()
+        elif final == 0x75:  # u: SCORC
+            self.restore_state()
+        return 0
+
+    cdef int repeat(self, uint32_t char, Py_ssize_t count) except -1 nogil:
+        cdef Py_ssize_t i
+        if count > self.columns - self.cx:
+            count = self.columns - self.cx
+        if count <= 0:
+            return 0
+        if count > self.scratch_cap:
+            grow(<void **>&self.scratch, &self.scratch_cap, count, sizeof(uint32_t), 64)
+        for i in range(count):
+            self.scratch[i] = char
+        return self.print_cps(self.scratch, count)
+
+    cdef int private_mode(self, uint32_t mode, bint enable) except -1 nogil:
+        if mode == DECAWM:
+            self.wrap = enable
+        elif mode == DECOM:
+            self.origin = enable
+            self.cursormove(0, 0, True)
+        elif mode == MODE_ALT_1049 or mode == MODE_ALT_1047 or mode == MODE_ALT_47:
+            self.set_alt(enable, mode == MODE_ALT_1049)
+        return 0
+
+    cdef int set_alt(self, bint enter, bint cursor) except -1 nogil:
+        """See _screen_py.ScreenSink.set_alt."""
+        cdef Py_ssize_t y
+        if not self.drop_alt:
+            return 0
+        if enter:
+            if self.has_main:
+                return 0
+            if cursor:
+                self.alt_saved_cx = self.cx
+                self.alt_saved_cy = self.cy
+                self.has_alt_saved = True
+            self.main = self.screen
+            self.has_main = True
+            self.screen.rows = NULL
+            screen_new(&self.screen, self.height)
+            self.unwrap(-1)
+            return 0
+        if cursor and self.has_alt_saved:
+            self.cx = self.alt_saved_cx
+            self.cy = self.alt_saved_cy
+        if self.has_main:
+            for y in range(self.screen.height):
+                self.stats[S_ALT] += written_cells(self.screen.rows[y].cells, 0, self.screen.rows[y].len)
+            screen_free(&self.screen)
+            self.screen = self.main
+            self.main.rows = NULL
+            self.has_main = False
+        if self.cx > self.columns - 1:
+            self.cx = self.columns - 1
+        if self.cy > self.height - 1:
+            self.cy = self.height - 1
+        return 0
+
+    cdef int finish(self) except -1 nogil:
+        cdef Py_ssize_t last, start = self.out.len
+        if self.has_main:
+            self.text(&self.main, screen_last_text(&self.main) + 1, self.out)
+        last = screen_last_text(&self.screen)
+        self.text(&self.screen, last + 1, self.out)
+        if last >= 0 and self.cy <= last and self.out.len > start and self.out.data[self.out.len - 1] == LF:
+            self.out.len -= 1  # the cursor is still on the last line: it has no line break yet
+        self.reset()
+        return 0
+
+    # ------------------------------------------------------------------ printing
+
+    cdef int put_ascii(self, const uint8_t *text, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
+        """ASCII (as bytes ``text`` or cells ``cps``) with auto-wrap on, a row's worth at a time."""
+        cdef Py_ssize_t sx = self.columns, cx, take, start = 0
+        cdef uint32_t *dst
+        while start < n:
+            if self.cx > sx - 1:
+                self.linefeed(True)
+                self.cx = 0
+            cx = self.cx
+            take = sx - cx if sx - cx < n - start else n - start
+            self.overwrite(cx, cx + take, 1, True)
+            dst = self.prepare_cells(self.cy, cx, take)
+            if text != NULL:
+                acp_widen(dst, text + start, take)
+            else:
+                memcpy(dst, cps + start, take * sizeof(uint32_t))
+            start += take
+            self.cx = cx + take
+        return 0
+
+    cdef int put_char(self, uint32_t char, int width) except -1 nogil:
+        """tmux's ``screen_write_cell`` for one character of any width."""
+        cdef Py_ssize_t sx = self.columns, cx, cy, room
+        cdef Row *row
+        cdef uint32_t *dst
+        if char == 0x200D:  # ZWJ
+            self.zwj = True
+            return 0
+        if width == 0 or self.zwj:
+            if self.zwj:
+                self.zwj = False
+                self.combine(0x200D)
+            return self.combine(char)
+        if not self.wrap and width > 1 and (width > sx or (self.cx != sx and self.cx > sx - width)):
+            return 0
+        if self.wrap and self.cx > sx - width:
+            self.linefeed(True)
+            self.cx = 0
+        if self.cx > sx - width:
+            return 0
+        cx = self.cx
+        cy = self.cy
+        self.overwrite(cx, cx + width, width, False)
+        row = &self.screen.rows[cy]
+        if char != 0x20 or (cx < row.len and row.cells[cx] != BLANK):
+            dst = self.prepare_cells(cy, cx, width)
+            dst[0] = char
+            if width == 2:
+                dst[1] = PAD
+        room = sx - (0 if self.wrap else 1) - width
+        if cx <= room or room < 0:
+            cx += width
+            self.cx = cx if cx <= sx else sx - 1
+        else:
+            self.cx = sx - (0 if self.wrap else 1)
+        return 0
+
+    cdef uint32_t *prepare_cells(self, Py_ssize_t y, Py_ssize_t x, Py_ssize_t n) except NULL nogil:
+        """_screen_py.ScreenSink.write_cells without the copy: where cells [x, x + n) of row y go."""
+        cdef Row *row = &self.screen.rows[y]
+        cdef Py_ssize_t size = row.len, stop = x + n, i
+        row_reserve(row, stop)
+        if x > size:
+            for i in range(size, x):
+                row.cells[i] = BLANK
+        elif x < size:
+            self.stats[S_OVERWRITTEN] += written_cells(row.cells, x, stop if stop < size else size)
+        if stop > row.len:
+            row.len = stop
+        self.screen.cells += row.len - size
+        if stop > row.used:
+            row.used = stop
+        if self.screen.cells > self.max_live_cells:
+            # after every write, before any scroll: the same rows are committed for any chunking (the
+            # cursor's row, where these cells go, is never one of them)
+            self.enforce_limits()
+        return row.cells + x
+
+    cdef int write_cells(self, Py_ssize_t y, Py_ssize_t x, const uint32_t *cells, Py_ssize_t n) except -1 nogil:
+        memcpy(self.prepare_cells(y, x, n), cells, n * sizeof(uint32_t))
+        return 0
+
+    cdef inline uint32_t base_char(self, uint32_t cell) noexcept nogil:
+        return self.marks[cell & ~MARKED].cps[0] if cell & MARKED else cell
+
+    cdef int overwrite(self, Py_ssize_t start, Py_ssize_t stop, int width, bint always) except -1 nogil:
+        """See _screen_py.ScreenSink.overwrite."""
+        cdef Row *row = &self.screen.rows[self.cy]
+        cdef Py_ssize_t size = row.len, x
+        cdef uint32_t *cells = row.cells
+        cdef uint32_t before
+        if always:
+            if 0 < start < size:
+                x = start
+                while x > 0 and cells[x] == PAD:
+                    cells[x] = BLANK
+                    x -= 1
+                if x > 0 and cells[x] != BLANK and cells[x] != PAD and char_width(self.base_char(cells[x])) == 2:
+                    self.stats[S_OVERWRITTEN] += 1
+                    cells[x] = BLANK
+        elif start < size and cells[start] == PAD:
+            x = start
+            while x > 0 and cells[x] == PAD:
+                cells[x] = BLANK
+                x -= 1
+            if cells[x] != BLANK and cells[x] != PAD:
+                self.stats[S_OVERWRITTEN] += 1
+            cells[x] = BLANK
+        if stop >= size:
+            return 0
+        before = cells[stop - 1]
+        if always or width != 1 or before == PAD or (before != BLANK and char_width(self.base_char(before)) == 2):
+            x = stop
+            while x < size and cells[x] == PAD:
+                cells[x] = BLANK
+                x += 1
+            if x == size:  # the row ended in that padding: it never ends in a blank (the fallback trims
+                while row.len and row.cells[row.len - 1] == BLANK:  # after its write)
+                    row.len -= 1
+                self.screen.cells += row.len - size
+        return 0
+
+    cdef int combine(self, uint32_t char) except -1 nogil:
+        """See _screen_py.ScreenSink.combine."""
+        cdef Py_ssize_t cx = self.cx, x
+        cdef Row *row
+        cdef uint32_t cell, space = 0x20
+        cdef Mark *mark
+        cdef Py_ssize_t index
+        if cx == 0 or cx > self.columns:
+            return 0
+        row = &self.screen.rows[self.cy]
+        x = cx - 1
+        while x >= 0 and x < row.len and row.cells[x] == PAD:
+            x -= 1
+        if x < 0:
+            return 0
+        if x >= row.len or row.cells[x] == BLANK:
+            self.write_cells(self.cy, x, &space, 1)
+        cell = row.cells[x]
+        if cell & MARKED:
+            mark = &self.marks[cell & ~MARKED]
+            if mark.nbytes + utf8_length(char) > MAX_CELL_BYTES:
+                return 0
+        else:
+            if utf8_length(cell) + utf8_length(char) > MAX_CELL_BYTES:
+                return 0
+            index = self.new_mark()
+            mark = &self.marks[index]
+            mark.cps[0] = cell
+            mark.n = 1
+            mark.nbytes = utf8_length(cell)
+            row.cells[x] = MARKED | <uint32_t>index
+        mark.cps[mark.n] = char
+        mark.n += 1
+        mark.nbytes += utf8_length(char)
+        return 0
+
+    cdef Py_ssize_t new_mark(self) except -1 nogil:
+        """A free entry of the mark pool. Entries are not freed one by one: when the pool is full, the marks
+        still in a cell are compacted to its front (at most every other allocation of a doubled pool)."""
+        if self.nmarks == self.marks_cap and self.marks_cap:
+            self.compact_marks()
+        if self.nmarks * 2 > self.marks_cap or self.nmarks == self.marks_cap:
+            grow(<void **>&self.marks, &self.marks_cap, self.nmarks + 1 if self.nmarks < 32 else self.nmarks * 2,
+                 sizeof(Mark), 32)
+        self.nmarks += 1
+        return self.nmarks - 1
+
+    cdef int compact_marks(self) except -1 nogil:
+        """Copy the marks still in a cell to the front of a new pool, renumbering the cells."""
+        cdef int which
+        cdef Screen *screen
+        cdef Py_ssize_t y, x, kept = 0
+        cdef uint32_t cell
+        cdef Mark *fresh = <Mark *>malloc(self.marks_cap * sizeof(Mark))
+        if fresh == NULL:
+            with gil:
+                raise MemoryError()
+        for which in range(2):
+            if which == 1 and not self.has_main:
+                break
+            screen = &self.screen if which == 0 else &self.main
+            for y in range(screen.height):
+                for x in range(screen.rows[y].len):
+                    cell = screen.rows[y].cells[x]
+                    if cell & MARKED:
+                        fresh[kept] = self.marks[cell & ~MARKED]
+                        screen.rows[y].cells[x] = MARKED | <uint32_t>kept
+                        kept += 1
+        free(self.marks)
+        self.marks = fresh
+        self.nmarks = kept
+        return 0
+
+    cdef int enforce_limits(self) except -1 nogil:
+        cdef Py_ssize_t y
+        for y in range(self.height):
+            if self.screen.cells <= self.max_live_cells:
+                return 0
+            if y != self.cy and self.screen.rows[y].len:
+                self.to_history(y)
+                self.empty_row(y)
+        return 0
+
+    # ------------------------------------------------------------------ rows (tmux's grid.c)
+
+    cdef int to_history(self, Py_ssize_t y) except -1 nogil:
+        cdef Row *row = &self.screen.rows[y]
+        if self.has_main:
+            self.stats[S_ALT] += written_cells(row.cells, 0, row.len)
+            return 0
+        self.hsize += 1
+        self.row_text(&self.screen, y, self.out)
+        if not row.wrapped:
+            buf_put(self.out, LF)
+        self.history_open = row.wrapped
+        return 0
+
+    cdef int unwrap(self, Py_ssize_t y) except -1 nogil:
+        if y >= 0:
+            self.screen.rows[y].wrapped = False
+        elif self.history_open:
+            self.history_open = False
+            buf_put(self.out, LF)
+        return 0
+
+    cdef int empty_row(self, Py_ssize_t y) except -1 nogil:
+        cdef Row *row = &self.screen.rows[y]
+        self.screen.cells -= row.len
+        if row.cap > SPARE_MAX_CAP:
+            row_release(row)
+        row.len = row.used = 0
+        row.wrapped = False
+        return 0
+
+    cdef int lose_row(self, Py_ssize_t y) except -1 nogil:
+        cdef Row *row = &self.screen.rows[y]
+        cdef Py_ssize_t count
+        if row.len:
+            count = written_cells(row.cells, 0, row.len)
+            self.stats[S_OVERWRITTEN] += count
+            if count:
+                self.stats[S_SCROLLED_OUT] += 1
+        return 0
+
+    cdef int clear_lines(self, Py_ssize_t y, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t yy
+        if n == 0 or self.hsize + y + n - 1 < 0:
+            return 0
+        for yy in range(y, y + n):
+            self.stats[S_OVERWRITTEN] += written_cells(self.screen.rows[yy].cells, 0, self.screen.rows[yy].len)
+            self.empty_row(yy)
+        if self.hsize + y != 0:
+            self.unwrap(y - 1)
+        return 0
+
+    cdef int move_lines(self, Py_ssize_t dy, Py_ssize_t py, Py_ssize_t n) except -1 nogil:
+        """See _screen_py.ScreenSink.move_lines."""
+        cdef Row *rows = self.screen.rows
+        cdef Py_ssize_t yy
+        if n == 0 or py == dy:
+            return 0
+        for yy in range(dy, dy + n):
+            if not py <= yy < py + n:
+                self.lose_row(yy)
+                self.screen.cells -= rows[yy].len
+                row_release(&rows[yy])
+        if self.hsize + dy != 0:
+            self.unwrap(dy - 1)
+        memmove(&rows[dy], &rows[py], n * sizeof(Row))
+        for yy in range(py, py + n):
+            if not dy <= yy < dy + n:
+                memset(&rows[yy], 0, sizeof(Row))  # its cells moved: not freed
+        if self.hsize + py != 0 and (py < dy or py >= dy + n):
+            self.unwrap(py - 1)
+        return 0
+
+    # ------------------------------------------------------------------ lines and scrolling
+
+    cdef int linefeed(self, bint wrapped) except -1 nogil:
+        if wrapped:
+            self.screen.rows[self.cy].wrapped = True
+        if self.cy == self.rlower:
+            self.scroll_region_up()
+        elif self.cy < self.height - 1:
+            self.cy += 1
+        return 0
+
+    cdef int scroll_region_up(self) except -1 nogil:
+        cdef Py_ssize_t top = self.rupper, bottom = self.rlower
+        cdef Row *rows = self.screen.rows
+        if self.has_main:
+            return self.move_lines(top, top + 1, bottom - top)
+        self.to_history(top)
+        self.screen.cells -= rows[top].len
+        screen_remove_row(&self.screen, top)
+        return screen_insert_row(&self.screen, bottom)
+
+    cdef int scroll_region_down(self) except -1 nogil:
+        return self.move_lines(self.rupper + 1, self.rupper, self.rlower - self.rupper)
+
+    cdef int reverseindex(self) except -1 nogil:
+        if self.cy == self.rupper:
+            self.scroll_region_down()
+        elif self.cy > 0:
+            self.cy -= 1
+        return 0
+
+    cdef int insertline(self, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t cy = self.cy, kept
+        if cy < self.rupper or cy > self.rlower:
+            if n > self.height - cy:
+                n = self.height - cy
+            if n:
+                self.move_lines(cy + n, cy, self.height - cy - n)
+            return 0
+        if n > self.rlower + 1 - cy:
+            n = self.rlower + 1 - cy
+        if n:
+            kept = self.rlower + 1 - cy - n
+            self.move_lines(self.rlower + 1 - kept, cy, kept)
+            self.clear_lines(cy + kept, n - kept)
+        return 0
+
+    cdef int deleteline(self, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t cy = self.cy, kept, sy = self.height
+        if cy < self.rupper or cy > self.rlower:
+            if n > sy - cy:
+                n = sy - cy
+            if n:
+                self.move_lines(cy, cy + n, sy - cy - n)
+                self.clear_lines(sy - n, cy + n - (sy - n))
+            return 0
+        if n > self.rlower + 1 - cy:
+            n = self.rlower + 1 - cy
+        if n:
+            kept = self.rlower + 1 - cy - n
+            self.move_lines(cy, cy + n, kept)
+            self.clear_lines(cy + kept, n - kept)
+        return 0
+
+    cdef int scrollregion(self, Py_ssize_t top, Py_ssize_t bottom) except -1 nogil:
+        if top > self.height - 1:
+            top = self.height - 1
+        if bottom > self.height - 1:
+            bottom = self.height - 1
+        if top >= bottom:
+            return 0
+        self.cx = self.cy = 0
+        self.rupper = top
+        self.rlower = bottom
+        return 0
+
+    # ------------------------------------------------------------------ erasing
+
+    cdef int clear_cells(self, Py_ssize_t y, Py_ssize_t start, Py_ssize_t stop) except -1 nogil:
+        cdef Row *row
+        cdef Py_ssize_t size, i
+        if start == 0 and stop >= self.columns:
+            return self.clear_lines(y, 1)
+        row = &self.screen.rows[y]
+        if stop > row.len:
+            stop = row.len
+        if start >= stop:
+            return 0
+        self.stats[S_OVERWRITTEN] += written_cells(row.cells, start, stop)
+        size = row.len
+        for i in range(start, stop):
+            row.cells[i] = BLANK
+        while row.len and row.cells[row.len - 1] == BLANK:
+            row.len -= 1
+        self.screen.cells += row.len - size
+        return 0
+
+    cdef int clearline(self) except -1 nogil:
+        if self.screen.rows[self.cy].used:
+            self.clear_lines(self.cy, 1)
+        return 0
+
+    cdef int clearendofline(self) except -1 nogil:
+        if self.cx == 0:
+            self.clearline()
+        elif self.cx <= self.columns - 1:
+            self.clear_cells(self.cy, self.cx, self.columns)
+        return 0
+
+    cdef int clearstartofline(self) except -1 nogil:
+        if self.cx >= self.columns - 1:
+            self.clearline()
+        else:
+            self.clear_cells(self.cy, 0, self.cx + 1)
+        return 0
+
+    cdef int clearendofscreen(self) except -1 nogil:
+        if self.cx == 0 and self.cy == 0 and not self.has_main:
+            return self.clearscreen()
+        if self.cx <= self.columns - 1:
+            self.clear_cells(self.cy, self.cx, self.columns)
+        return self.clear_lines(self.cy + 1, self.height - self.cy - 1)
+
+    cdef int clearstartofscreen(self) except -1 nogil:
+        if self.cy > 0:
+            self.clear_lines(0, self.cy)
+        return self.clear_cells(self.cy, 0, self.cx + 1)
+
+    cdef int clearscreen(self) except -1 nogil:
+        cdef Py_ssize_t last, i
+        if self.has_main:
+            return self.clear_lines(0, self.height)
+        last = screen_last_used(&self.screen) + 1
+        if last == 0:
+            return self.clear_lines(0, self.height)
+        for i in range(last):
+            self.scroll_region_full()
+        if last < self.height:
+            self.clear_lines(0, self.height - last)
+        return 0
+
+    cdef int scroll_region_full(self) except -1 nogil:
+        self.to_history(0)
+        self.screen.cells -= self.screen.rows[0].len
+        screen_remove_row(&self.screen, 0)
+        return screen_insert_row(&self.screen, self.screen.height)
+
+    # ------------------------------------------------------------------ characters
+
+    cdef int insertcharacter(self, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t sx = self.columns, cx = self.cx
+        if n > sx - cx:
+            n = sx - cx
+        if n <= 0 or cx > sx - 1:
+            return 0
+        if cx >= sx - 1:
+            return self.clear_cells(self.cy, cx, cx + 1)
+        return self.move_cells(self.cy, cx + n, cx, sx - cx - n)
+
+    cdef int deletecharacter(self, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t sx = self.columns, cx = self.cx, count
+        if n > sx - cx:
+            n = sx - cx
+        if n <= 0 or cx > sx - 1:
+            return 0
+        self.move_cells(self.cy, cx, cx + n, sx - cx - n)
+        count = cx + 2 * n - sx
+        if count > 0:
+            self.clear_cells(self.cy, sx - n, sx - n + count)
+        return 0
+
+    cdef int move_cells(self, Py_ssize_t y, Py_ssize_t dx, Py_ssize_t px, Py_ssize_t nx) except -1 nogil:
+        """See _screen_py.ScreenSink.move_cells."""
+        cdef Row *row = &self.screen.rows[y]
+        cdef Py_ssize_t size, stop, x
+        if nx <= 0 or px == dx:
+            return 0
+        size = row.len
+        stop = dx + nx if dx + nx > px + nx else px + nx
+        if size > stop:
+            stop = size
+        row_reserve(row, stop)
+        for x in range(size, stop):
+            row.cells[x] = BLANK
+        for x in range(dx, dx + nx):
+            if not px <= x < px + nx and row.cells[x] != BLANK and row.cells[x] != PAD:
+                self.stats[S_OVERWRITTEN] += 1
+        memmove(row.cells + dx, row.cells + px, nx * sizeof(uint32_t))
+        for x in range(px, px + nx):
+            if not dx <= x < dx + nx:
+                row.cells[x] = BLANK
+        row.len = stop
+        while row.len and row.cells[row.len - 1] == BLANK:
+            row.len -= 1
+        self.screen.cells += row.len - size
+        if dx + nx > row.used:
+            row.used = dx + nx
+        if self.screen.cells > self.max_live_cells:
+            self.enforce_limits()
+        return 0
+
+    # ------------------------------------------------------------------ the cursor
+
+    cdef int cursormove(self, Py_ssize_t px, Py_ssize_t py, bint origin) except -1 nogil:
+        if origin and py != -1 and self.origin:
+            py = self.rlower if py > self.rlower - self.rupper else py + self.rupper
+        if px != -1:
+            self.cx = px if px < self.columns - 1 else self.columns - 1
+        if py != -1:
+            self.cy = py if py < self.height - 1 else self.height - 1
+        return 0
+
+    cdef int cursorup(self, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t cy = self.cy, room = cy if cy < self.rupper else cy - self.rupper
+        if n > room:
+            n = room
+        if self.cx == self.columns:
+            self.cx -= 1
+        self.cy = cy - n
+        return 0
+
+    cdef int cursordown(self, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t cy = self.cy, room = self.height - 1 - cy if cy > self.rlower else self.rlower - cy
+        if n > room:
+            n = room
+        if self.cx == self.columns:
+            self.cx -= 1
+        elif n == 0:
+            return 0
+        self.cy = cy + n
+        return 0
+
+    cdef int cursorright(self, Py_ssize_t n) except -1 nogil:
+        cdef Py_ssize_t cx
+        if self.cx < self.columns and n > self.columns - 1 - self.cx:
+            n = self.columns - 1 - self.cx
+        cx = self.cx + n
+        self.cx = cx if cx <= self.columns else self.columns - 1
+        return 0
+
+    cdef int cursorleft(self, Py_ssize_t n) except -1 nogil:
+        self.cx -= n if n < self.cx else self.cx
+        return 0
+
+    cdef int backspace(self) except -1 nogil:
+        if self.cx == 0:
+            if self.cy > 0 and self.screen.rows[self.cy - 1].wrapped:
+                self.cy -= 1
+                self.cx = self.columns - 1
+        else:
+            self.cx -= 1
+        return 0
+
+    cdef int save_state(self) except -1 nogil:
+        self.saved_cx = self.cx
+        self.saved_cy = self.cy
+        self.saved_origin = self.origin
+        return 0
+
+    cdef int restore_state(self) except -1 nogil:
+        self.origin = self.saved_origin
+        return self.cursormove(self.saved_cx, self.saved_cy, False)

@@ -1,0 +1,884 @@
+"""The screen sink (SPEC 2.8, rev 2): sized rendering, a ``columns`` x ``rows`` terminal as tmux runs it.
+
+When ACP tells the Client the terminal's size, the live window is the screen: rows addressed absolutely,
+auto-wrap at the right margin, scroll regions, and lines that scroll off the top go to the history (they
+are committed). The transcript is that terminal's history followed by its final screen, which is what
+``tmux capture-pane -p -J -S -`` prints for a window of the same size; tmux 3.3a's ``screen-write.c`` and
+``input.c`` are the reference, and the methods below carry the names of the tmux functions they follow.
+
+Cells are one-character strings with the cell kinds of ``_defs`` (``BLANK``: never written or cleared;
+``PAD``: the second cell of a wide character); a cell may carry zero-width characters
+after its character while the cell's UTF-8 fits in 21 bytes (tmux's limit). Rows keep only the cells
+up to their last written one (they never end in ``BLANK``), so a tall screen costs nothing until it is
+drawn on. Character widths come from the committed table ``_widths`` (one Unicode version for both twins).
+The Cython twin is ``_screen_c.pxi``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable
+
+from . import _defs
+from ._defs import (
+    ALT_SCREEN_MODES,
+    BS,
+    CR,
+    DECAWM,
+    DECOM,
+    DECRC,
+    DECSC,
+    HT,
+    IND,
+    MAX_CELL_BYTES,
+    MAX_SIZE,
+    NEL,
+    RI,
+    RIS,
+    SAVE_CURSOR_MODE,
+    Options,
+)
+from ._widths import WIDE, ZERO
+
+BLANK = chr(_defs.BLANK)
+PAD = chr(_defs.PAD)
+ZWJ = "\u200d"
+
+# The tables hold inclusive ranges; as half-open bounds, a code point is inside one exactly when
+# bisect_right lands on an odd index.
+_ZERO = tuple(value + (index & 1) for index, value in enumerate(ZERO))
+_WIDE = tuple(value + (index & 1) for index, value in enumerate(WIDE))
+# Text that is all one-cell characters (most of it): below U+0300 the table has no zero-width or wide
+# character (``tests/test_widths.py`` checks), and the parser never prints a control.
+_ASCII_RUN = re.compile("[\x20-\x7e]*")
+NARROW_BELOW = 0x300
+
+
+def char_width(char: str) -> int:
+    """Cells taken by ``char`` (SPEC 2.8): 0 (it joins the character before it), 1 or 2."""
+    code = ord(char)
+    if code < NARROW_BELOW:
+        return 1
+    if bisect_right(_ZERO, code) & 1:
+        return 0
+    return 2 if bisect_right(_WIDE, code) & 1 else 1
+
+
+def row_text(row: list[str]) -> str:
+    """A row's text: padding cells dropped, blank cells as spaces (a row never ends in a blank)."""
+    text = "".join(row)
+    if PAD in text:
+        text = text.replace(PAD, "")
+    if BLANK in text:
+        text = text.replace(BLANK, " ")
+    return text
+
+
+def _written(row: list[str]) -> int:
+    return len(row) - row.count(BLANK) - row.count(PAD)
+
+
+def screen_size(options: Options) -> tuple[int, int]:
+    """(columns, rows) of the screen. A dimension that is not given: as wide as a line may be, as tall as
+    the live window (each at most MAX_SIZE)."""
+    columns = options.columns or min(options.max_line_cells, MAX_SIZE)
+    rows = options.rows or min(options.live_lines, options.max_live_cells, MAX_SIZE)
+    return columns, rows
+
+
+class Screen:
+    """One grid: ``rows`` lists of cells and each row's wrapped flag (its line goes on in the next row)."""
+
+    __slots__ = ("rows", "wrapped", "used", "cells")
+
+    def __init__(self, height: int) -> None:
+        self.rows: list[list[str]] = [[] for _ in range(height)]
+        self.wrapped = [False] * height
+        # tmux's cellused: how far cells were set since the row was last emptied, even if they were cleared
+        # since. A wrapped row's text reaches that far (capture-pane -J does not trim it), and a row with
+        # some is used (EL 2 and the scroll-on-clear of ED 2 look at it).
+        self.used = [0] * height
+        self.cells = 0  # sum of the row lengths (SPEC 2.8: bounded by max_live_cells)
+
+    def remove_row(self, y: int) -> None:
+        del self.rows[y]
+        del self.wrapped[y]
+        del self.used[y]
+
+    def insert_row(self, y: int) -> None:
+        self.rows.insert(y, [])
+        self.wrapped.insert(y, False)
+        self.used.insert(y, 0)
+
+    def last_used(self) -> int:
+        """The index of the last used row, -1 if none."""
+        used = self.used
+        for y in range(len(used) - 1, -1, -1):
+            if used[y]:
+                return y
+        return -1
+
+    def last_text(self) -> int:
+        """The index of the last row with cells, -1 if none."""
+        rows = self.rows
+        for y in range(len(rows) - 1, -1, -1):
+            if rows[y]:
+                return y
+        return -1
+
+    def row_text(self, y: int) -> str:
+        """Row y's text; a wrapped row goes on as far as it was used (blanks as spaces), as its line does."""
+        text = row_text(self.rows[y])
+        if self.wrapped[y]:
+            missing = self.used[y] - len(self.rows[y])
+            if missing > 0:
+                text += " " * missing
+        return text
+
+    def text(self, stop: int) -> str:
+        """Rows [0, stop) as transcript text: each row ends with a line break unless it is wrapped."""
+        parts = []
+        for y in range(stop):
+            parts.append(self.row_text(y))
+            if not self.wrapped[y]:
+                parts.append("\n")
+        return "".join(parts)
+
+
+class ScreenSink:
+    """The sized renderer: the parser's sink (``_parser_py.Sink``) over a ``Screen`` (and a second one while
+    the alternate screen is active)."""
+
+    csi_finals = frozenset(b"@ABCDEFGHJKLMPSTXZ`bdfrsu")
+
+    def __init__(self, stats: dict[str, int], emit: Callable[[str], None], options: Options) -> None:
+        self.stats = stats
+        self.emit = emit
+        self.drop_alt = options.alt_screen == "drop"
+        self.max_live_cells = options.max_live_cells
+        self.columns, self.height = screen_size(options)
+        self.reset()
+
+    def reset(self) -> None:
+        self.screen = Screen(self.height)
+        self.main: Screen | None = None  # the main screen while the alternate one is active
+        self.cx = 0  # may be ``columns``: the pending wrap (a character in the last column)
+        self.cy = 0
+        self.rupper = 0
+        self.rlower = self.height - 1
+        self.wrap = True  # DECAWM
+        self.origin = False  # DECOM
+        self.zwj = False  # a ZWJ was printed: the next character joins the cell before it
+        self.saved = (0, 0, False)  # ESC 7 / CSI s: column, row, origin mode (tmux starts at 0, 0)
+        self.alt_saved: tuple[int, int] | None = None  # CSI ? 1049 h
+        self.hsize = 0  # rows committed to the history (tmux's grid indexes rows from its top)
+        self.history_open = False  # the last committed row is wrapped: its line break is held back
+
+    def resize(self, columns: int, height: int) -> None:
+        """A later size (SPEC 2.8) from this point on; nothing is reflowed. Cells beyond a narrower width
+        are cut (counted in ``cells_overwritten``). A shorter screen first gives up empty rows at its bottom
+        below the cursor, then its top rows go to the history, as tmux does; a taller one gets empty rows
+        at the bottom. The scroll region is the whole screen again."""
+        for screen in (self.screen, self.main):
+            if screen is None:
+                continue
+            if columns < self.columns:
+                for y in range(self.height):
+                    if len(screen.rows[y]) > columns:
+                        self.clear_row_from(screen, y, columns)
+            drop = self.height - height
+            while drop > 0 and len(screen.rows) - 1 > self.cy and not screen.used[-1]:
+                screen.remove_row(len(screen.rows) - 1)
+                drop -= 1
+            for _ in range(drop):
+                if screen is self.screen:
+                    self.scroll_region_full()  # row 0 to the history, an empty row at the bottom...
+                    screen.remove_row(len(screen.rows) - 1)  # ...which goes at once
+                else:  # the main screen under the alternate one
+                    self.emit(screen.text(1))
+                    screen.cells -= len(screen.rows[0])
+                    screen.remove_row(0)
+            if screen is self.screen:
+                self.cy = max(self.cy - max(drop, 0), 0)
+            while len(screen.rows) < height:
+                screen.insert_row(len(screen.rows))
+        self.columns = columns
+        self.height = height
+        self.rupper, self.rlower = 0, height - 1
+        self.cx = min(self.cx, columns - 1)
+        self.cy = min(self.cy, height - 1)
+
+    def clear_row_from(self, screen: Screen, y: int, x: int) -> None:
+        row = screen.rows[y]
+        size = len(row)
+        self.stats["cells_overwritten"] += _written(row[x:])
+        del row[x:]
+        trim_row(row)
+        screen.cells += len(row) - size
+
+    def live(self) -> str:
+        screen = self.screen
+        return screen.text(screen.last_text() + 1).rstrip("\n")
+
+    # ------------------------------------------------------------------ the Sink interface (_parser_py)
+
+    def print(self, text: str) -> None:
+        if "\n" in text:
+            for index, piece in enumerate(text.split("\n")):
+                if index:
+                    self.linefeed(False)
+                    self.cx = 0
+                if piece:
+                    self.put_text(piece)
+        else:
+            self.put_text(text)
+
+    def execute(self, byte: int) -> None:
+        if byte == CR:
+            self.cx = 0
+        elif byte == HT:  # tmux: the next multiple of 8, never past the last column; pending wrap stays
+            sx = self.columns
+            if self.cx < sx - 1:
+                self.cx = min((self.cx // 8 + 1) * 8, sx - 1)
+        elif byte == BS:
+            self.backspace()
+        else:  # LF, VT, FF (with onlcr, as SPEC 2.3)
+            self.linefeed(False)
+            self.cx = 0
+
+    def esc_dispatch(self, final: int) -> None:
+        if final == RIS:
+            self.set_alt(False, False)
+            self.cursormove(0, 0, False)
+            self.rupper, self.rlower = 0, self.height - 1
+            self.wrap, self.origin = True, False
+            self.saved = (0, 0, False)
+            self.clearscreen()
+        elif final == DECSC:
+            self.save_state()
+        elif final == DECRC:
+            self.restore_state()
+        elif final == IND:  # tmux: a line feed that keeps the column
+            self.linefeed(False)
+        elif final == NEL:
+            self.cx = 0
+            self.linefeed(False)
+        elif final == RI:
+            self.reverseindex()
+
+    def csi_dispatch(self, params: list[int], final: int) -> None:
+        """``final`` is one of ``csi_finals``; tmux's ``input_csi_dispatch``. Section numbers: ECMA-48."""
+        n = params[0] if params and params[0] else 1
+        if final == 0x48 or final == 0x66:  # H: 8.3.21 CUP, f: 8.3.63 HVP
+            m = params[1] if len(params) > 1 and params[1] else 1
+            self.cursormove(m - 1, n - 1, True)
+        elif final == 0x4B:  # K: 8.3.41 EL
+            how = params[0] if params else 0
+            if how == 0:
+                self.clearendofline()
+            elif how == 1:
+                self.clearstartofline()
+            elif how == 2:
+                self.clearline()
+        elif final == 0x4A:  # J: 8.3.39 ED
+            how = params[0] if params else 0
+            if how == 0:
+                self.clearendofscreen()
+            elif how == 1:
+                self.clearstartofscreen()
+            elif how == 2:
+                self.clearscreen()
+            # ED 3 clears tmux's history; here history is never deleted, and the screen is not touched
+        elif final == 0x41:  # A: 8.3.22 CUU
+            self.cursorup(n)
+        elif final == 0x42:  # B: 8.3.19 CUD
+            self.cursordown(n)
+        elif final == 0x43:  # C: 8.3.20 CUF
+            self.cursorright(n)
+        elif final == 0x44:  # D: 8.3.18 CUB
+            self.cursorleft(n)
+        elif final == 0x45:  # E: 8.3.12 CNL
+            self.cx = 0
+            self.cursordown(n)
+        elif final == 0x46:  # F: 8.3.13 CPL
+            self.cx = 0
+            self.cursorup(n)
+        elif final == 0x47 or final == 0x60:  # G: 8.3.9 CHA, `: 8.3.57 HPA
+            self.cursormove(n - 1, -1, True)
+        elif final == 0x64:  # d: 8.3.158 VPA
+            self.cursormove(-1, n - 1, True)
+        elif final == 0x58:  # X: 8.3.38 ECH
+            n = min(n, self.columns - self.cx)
+            if n > 0:
+                self.clear_cells(self.cy, self.cx, self.cx + n)
+        elif final == 0x40:  # @: 8.3.64 ICH
+            self.insertcharacter(n)
+        elif final == 0x50:  # P: 8.3.26 DCH
+            self.deletecharacter(n)
+        elif final == 0x4C:  # L: 8.3.67 IL
+            self.insertline(n)
+        elif final == 0x4D:  # M: 8.3.32 DL
+            self.deleteline(n)
+        elif final == 0x53:  # S: 8.3.147 SU
+            for _ in range(min(n, self.rlower - self.rupper + 1)):
+                self.scroll_region_up()
+        elif final == 0x54:  # T: 8.3.113 SD
+            for _ in range(min(n, self.rlower - self.rupper + 1)):
+                self.scroll_region_down()
+        elif final == 0x72:  # r: DECSTBM
+            top = params[0] if params and params[0] else 1
+            bottom = params[1] if len(params) > 1 and params[1] else self.height
+            self.scrollregion(top - 1, bottom - 1)
+        elif final == 0x5A:  # Z: 8.3.7 CBT
+            cx = min(self.cx, self.columns - 1)
+            while cx > 0 and n > 0:
+                cx = (cx - 1) // 8 * 8
+                n -= 1
+            self.cx = cx
+        elif final == 0x73:  # s: SCOSC (tmux saves whatever the parameters)
+            self.save_state()
+        elif final == 0x75:  # u: SCORC
+            self.restore_state()
+
+    def repeat(self, char: str, count: int) -> None:
+        """8.3.103 REP, as tmux: at most up to the right margin."""
+        count = min(count, self.columns - self.cx)
+        if count > 0:
+            self.put_text(char * count)
+
+    def private_mode(self, mode: int, enable: bool) -> None:
+        if mode == DECAWM:
+            self.wrap = enable
+        elif mode == DECOM:
+            self.origin = enable
+            self.cursormove(0, 0, True)
+        elif mode in ALT_SCREEN_MODES:
+            self.set_alt(enable, mode == SAVE_CURSOR_MODE)
+
+    def set_alt(self, enter: bool, cursor: bool) -> None:
+        """CSI ? 1049/1047/47 h/l (SPEC 2.8): with alt_screen="drop" the program draws on a separate, empty
+        screen of the same size; leaving discards it. 1049 saves and restores the cursor (tmux restores it
+        even when the alternate screen is not active)."""
+        if not self.drop_alt:
+            return
+        if enter:
+            if self.main is not None:
+                return
+            if cursor:
+                self.alt_saved = (self.cx, self.cy)
+            self.main = self.screen
+            self.screen = Screen(self.height)
+            self.unwrap(-1)  # tmux clears the rows for the alternate screen, which unwraps the history's last
+            return
+        if cursor and self.alt_saved is not None:
+            self.cx, self.cy = self.alt_saved
+        if self.main is not None:
+            self.stats["alt_screen_dropped"] += sum(map(_written, self.screen.rows))
+            self.screen = self.main
+            self.main = None
+        self.cx = min(self.cx, self.columns - 1)
+        self.cy = min(self.cy, self.height - 1)
+
+    def finish(self) -> None:
+        """final=True: the final screen is committed (after the main one when the stream ends on the
+        alternate screen, as SPEC 2.3 rev 2), and the sink is as new."""
+        text = ""
+        if self.main is not None:
+            text = self.main.text(self.main.last_text() + 1)
+        screen = self.screen
+        last = screen.last_text()
+        text += screen.text(last + 1)
+        if last >= 0 and self.cy <= last and text.endswith("\n"):
+            text = text[:-1]  # the cursor is still on the last line: it has no line break yet
+        if text:
+            self.emit(text)
+        self.reset()
+
+    # ------------------------------------------------------------------ printing (screen_write_cell)
+
+    def put_text(self, text: str) -> None:
+        """Printable text without LF at the cursor. Runs of ASCII take tmux's collected path a row at a time
+        (``screen_write_collect_add``/``_end``) while auto-wrap is on; every other character takes
+        ``screen_write_cell``. The two differ only in how padding left after the text is cleared."""
+        start = 0
+        end = len(text)
+        while start < end:
+            if self.wrap and not self.zwj:
+                run = _ASCII_RUN.match(text, start).end()  # type: ignore[union-attr]  # matches ""
+                if run > start:
+                    self.put_ascii(text, start, run)
+                    start = run
+                    continue
+            char = text[start]
+            self.put_char(char, char_width(char))
+            start += 1
+
+    def put_ascii(self, text: str, start: int, end: int) -> None:
+        """ASCII text[start:end] with auto-wrap on, a row's worth at a time."""
+        sx = self.columns
+        while start < end:
+            if self.cx > sx - 1:
+                self.linefeed(True)
+                self.cx = 0
+            cx = self.cx
+            take = min(sx - cx, end - start)
+            self.overwrite(cx, cx + take, 1, True)
+            self.write_cells(self.cy, cx, text[start : start + take])
+            start += take
+            self.cx = cx + take
+
+    def put_char(self, char: str, width: int) -> None:
+        """tmux's ``screen_write_cell`` for one character of any width."""
+        sx = self.columns
+        if char == ZWJ:
+            self.zwj = True
+            return
+        if width == 0 or self.zwj:
+            if self.zwj:
+                self.zwj = False
+                self.combine(ZWJ)
+            self.combine(char)
+            return
+        if not self.wrap and width > 1 and (width > sx or (self.cx != sx and self.cx > sx - width)):
+            return  # a wide character that does not fit is dropped
+        if self.wrap and self.cx > sx - width:
+            self.linefeed(True)
+            self.cx = 0
+        if self.cx > sx - width:
+            return
+        cx = self.cx
+        cy = self.cy
+        self.overwrite(cx, cx + width, width, False)
+        row = self.screen.rows[cy]
+        if char != " " or (cx < len(row) and row[cx] != BLANK):
+            self.write_cells(cy, cx, char + PAD if width == 2 else char)
+        # else tmux skips a cell that would not change (a space on a blank cell): the row is no further used
+        # tmux: the cursor moves on, or sticks at the last column when auto-wrap is off; its room is an
+        # unsigned number, so when it is negative the cursor moves on (a column past the margin then
+        # means the margin itself)
+        room = sx - (0 if self.wrap else 1) - width
+        if cx <= room or room < 0:
+            cx += width
+            self.cx = cx if cx <= sx else sx - 1
+        else:
+            self.cx = sx - (0 if self.wrap else 1)
+
+    def write_cells(self, y: int, x: int, cells: str) -> None:
+        """Set cells [x, x + len(cells)) of row y (one character per cell), counting what they overwrite."""
+        screen = self.screen
+        row = screen.rows[y]
+        size = len(row)
+        stop = x + len(cells)
+        if x > size:
+            row.extend(BLANK * (x - size))
+        elif x < size:
+            self.stats["cells_overwritten"] += _written(row[x:stop])
+        row[x:stop] = cells
+        if row[-1] == BLANK:
+            trim_row(row)
+        screen.cells += len(row) - size
+        if stop > screen.used[y]:
+            screen.used[y] = stop
+        if screen.cells > self.max_live_cells:
+            # after every write, before any scroll: the same rows are committed for any chunking
+            self.enforce_limits()
+
+    def overwrite(self, start: int, stop: int, width: int, always: bool) -> None:
+        """Before cells [start, stop) of the cursor row are written: a wide character whose right half is
+        at ``start`` is blanked, and so is the padding after ``stop`` (of a wide character whose left half
+        is overwritten). The collected path clears that padding ``always``; ``screen_write_overwrite`` only
+        when a wide character is written or the last cell overwritten is a wide character or padding."""
+        row = self.screen.rows[self.cy]
+        size = len(row)
+        if always:
+            # screen_write_collect_end: back from ``start`` over padding; a wide character found left of it
+            # is blanked, but the loop never looks at column 0 (so one there keeps its cell)
+            if 0 < start < size:
+                x = start
+                while x > 0 and row[x] == PAD:
+                    row[x] = BLANK
+                    x -= 1
+                if x > 0 and row[x] != BLANK and char_width(row[x][0]) == 2:
+                    self.stats["cells_overwritten"] += 1
+                    row[x] = BLANK
+        elif start < size and row[start] == PAD:
+            x = start
+            while x > 0 and row[x] == PAD:
+                row[x] = BLANK
+                x -= 1
+            if row[x] != BLANK and row[x] != PAD:
+                self.stats["cells_overwritten"] += 1
+            row[x] = BLANK
+        if stop >= size:
+            return
+        before = row[stop - 1]
+        if always or width != 1 or before == PAD or (before != BLANK and char_width(before[0]) == 2):
+            x = stop
+            while x < size and row[x] == PAD:
+                row[x] = BLANK
+                x += 1
+
+    def combine(self, char: str) -> None:
+        """A zero-width character joins the cell left of the cursor (``screen_write_combine``), skipping
+        padding; at column 0 it is dropped, and so is one that would take the cell past MAX_CELL_BYTES of UTF-8."""
+        cx = self.cx
+        if cx == 0 or cx > self.columns:
+            return
+        row = self.screen.rows[self.cy]
+        x = cx - 1
+        while x >= 0 and x < len(row) and row[x] == PAD:
+            x -= 1
+        if x < 0:
+            return
+        if x >= len(row) or row[x] == BLANK:  # a blank cell: the mark goes on a space
+            self.write_cells(self.cy, x, " ")
+        cell = row[x]
+        if len(cell.encode()) + len(char.encode()) > MAX_CELL_BYTES:
+            return
+        row[x] = cell + char
+
+    def enforce_limits(self) -> None:
+        """SPEC 2.8 bounds: while the screen holds more than max_live_cells cells, its topmost row with
+        cells that the cursor is not on is committed (discarded on the alternate screen) and emptied."""
+        screen = self.screen
+        for y in range(self.height):
+            if screen.cells <= self.max_live_cells:
+                return
+            if y != self.cy and screen.rows[y]:
+                self.to_history(y)
+                self.empty_row(y)
+
+    # ------------------------------------------------------------------ rows (tmux's grid.c)
+    #
+    # The wrapped flags follow tmux's grid primitives exactly, because ``capture-pane -J`` joins rows by
+    # them: clearing whole rows or moving rows also unwraps the row above (which may be the last line of
+    # the history, ``unwrap(-1)``). Counts that tmux computes as unsigned numbers are reproduced where they
+    # decide what happens.
+
+    def to_history(self, y: int) -> None:
+        """Row y goes to the history: committed, its line break held back while it is wrapped (its line
+        goes on in the next row to be committed, or on the screen). The alternate screen has none: there
+        the row is discarded."""
+        row = self.screen.rows[y]
+        if self.main is not None:
+            self.stats["alt_screen_dropped"] += _written(row)
+            return
+        self.hsize += 1
+        wrapped = self.screen.wrapped[y]
+        text = self.screen.row_text(y)
+        self.emit(text if wrapped else text + "\n")
+        self.history_open = wrapped
+
+    def unwrap(self, y: int) -> None:
+        """Row y (-1: the last line of the history) is no longer continued by the row below it."""
+        if y >= 0:
+            self.screen.wrapped[y] = False
+        elif self.history_open:
+            self.history_open = False
+            self.emit("\n")
+
+    def empty_row(self, y: int) -> None:
+        screen = self.screen
+        screen.cells -= len(screen.rows[y])
+        screen.rows[y] = []
+        screen.wrapped[y] = False
+        screen.used[y] = 0
+
+    def lose_row(self, y: int) -> None:
+        """Row y is gone (pushed off a scroll region's edge, deleted or cleared): its cells are counted."""
+        row = self.screen.rows[y]
+        if row:
+            written = _written(row)
+            self.stats["cells_overwritten"] += written
+            if written:
+                self.stats["scrolled_out"] += 1
+
+    def clear_lines(self, y: int, n: int) -> None:
+        """``grid_clear_lines``: rows [y, y + n) emptied; the row above is unwrapped. ``n`` may be negative,
+        tmux's unsigned count gone below zero: then no row is emptied, and nothing happens at all when the
+        last row it names (y + n - 1, counted from the top of the history) is before the first."""
+        if n == 0 or self.hsize + y + n - 1 < 0:
+            return
+        for yy in range(y, y + n):
+            self.stats["cells_overwritten"] += _written(self.screen.rows[yy])
+            self.empty_row(yy)
+        if self.hsize + y != 0:
+            self.unwrap(y - 1)
+
+    def move_lines(self, dy: int, py: int, n: int) -> None:
+        """``grid_move_lines``: rows [py, py + n) move to [dy, dy + n), the rows they replace are lost, the
+        rows they leave are emptied."""
+        if n == 0 or py == dy:
+            return
+        screen = self.screen
+        for yy in range(dy, dy + n):
+            if not py <= yy < py + n:
+                self.lose_row(yy)
+                screen.cells -= len(screen.rows[yy])
+        if self.hsize + dy != 0:
+            self.unwrap(dy - 1)
+        screen.rows[dy : dy + n] = screen.rows[py : py + n]
+        screen.wrapped[dy : dy + n] = screen.wrapped[py : py + n]
+        screen.used[dy : dy + n] = screen.used[py : py + n]
+        for yy in range(py, py + n):
+            if not dy <= yy < dy + n:
+                screen.rows[yy] = []
+                screen.wrapped[yy] = False
+                screen.used[yy] = 0
+        if self.hsize + py != 0 and (py < dy or py >= dy + n):
+            self.unwrap(py - 1)
+
+    # ------------------------------------------------------------------ lines and scrolling (screen-write.c)
+
+    def linefeed(self, wrapped: bool) -> None:
+        """``screen_write_linefeed``: down a row; at the bottom of the scroll region, the region scrolls."""
+        if wrapped:
+            self.screen.wrapped[self.cy] = True
+        if self.cy == self.rlower:
+            self.scroll_region_up()
+        elif self.cy < self.height - 1:
+            self.cy += 1
+
+    def scroll_region_up(self) -> None:
+        """``grid_view_scroll_region_up``. On the main screen the region's top row goes to the history,
+        whatever the region (tmux 3.3a's ``grid_scroll_history_region``), the rows below it move up and an
+        empty row comes in at its bottom. The alternate screen has no history: its rows just move."""
+        top, bottom = self.rupper, self.rlower
+        if self.main is not None:
+            self.move_lines(top, top + 1, bottom - top)
+            return
+        screen = self.screen
+        self.to_history(top)
+        screen.cells -= len(screen.rows[top])
+        screen.remove_row(top)
+        screen.insert_row(bottom)
+
+    def scroll_region_down(self) -> None:
+        self.move_lines(self.rupper + 1, self.rupper, self.rlower - self.rupper)
+
+    def reverseindex(self) -> None:
+        if self.cy == self.rupper:
+            self.scroll_region_down()
+        elif self.cy > 0:
+            self.cy -= 1
+
+    def insertline(self, n: int) -> None:
+        cy = self.cy
+        if cy < self.rupper or cy > self.rlower:
+            n = min(n, self.height - cy)
+            if n:
+                self.move_lines(cy + n, cy, self.height - cy - n)
+            return
+        n = min(n, self.rlower + 1 - cy)
+        if n:
+            kept = self.rlower + 1 - cy - n
+            self.move_lines(self.rlower + 1 - kept, cy, kept)
+            self.clear_lines(cy + kept, n - kept)
+
+    def deleteline(self, n: int) -> None:
+        cy = self.cy
+        if cy < self.rupper or cy > self.rlower:
+            sy = self.height
+            n = min(n, sy - cy)
+            if n:
+                self.move_lines(cy, cy + n, sy - cy - n)
+                self.clear_lines(sy - n, cy + n - (sy - n))
+            return
+        n = min(n, self.rlower + 1 - cy)
+        if n:
+            kept = self.rlower + 1 - cy - n
+            self.move_lines(cy, cy + n, kept)
+            self.clear_lines(cy + kept, n - kept)
+
+    def scrollregion(self, top: int, bottom: int) -> None:
+        top = min(top, self.height - 1)
+        bottom = min(bottom, self.height - 1)
+        if top >= bottom:
+            return
+        self.cx = self.cy = 0
+        self.rupper, self.rlower = top, bottom
+
+    # ------------------------------------------------------------------ erasing
+
+    def clear_cells(self, y: int, start: int, stop: int) -> None:
+        """``grid_view_clear`` on one row: cells [start, stop) become blank; the whole row is
+        ``clear_lines``."""
+        if start == 0 and stop >= self.columns:
+            self.clear_lines(y, 1)
+            return
+        screen = self.screen
+        row = screen.rows[y]
+        stop = min(stop, len(row))
+        if start >= stop:
+            return
+        self.stats["cells_overwritten"] += _written(row[start:stop])
+        size = len(row)
+        row[start:stop] = BLANK * (stop - start)
+        trim_row(row)
+        screen.cells += len(row) - size
+
+    def clearline(self) -> None:
+        if self.screen.used[self.cy]:
+            self.clear_lines(self.cy, 1)
+
+    def clearendofline(self) -> None:
+        if self.cx == 0:
+            self.clearline()
+        elif self.cx <= self.columns - 1:
+            self.clear_cells(self.cy, self.cx, self.columns)
+
+    def clearstartofline(self) -> None:
+        if self.cx >= self.columns - 1:
+            self.clearline()
+        else:
+            self.clear_cells(self.cy, 0, self.cx + 1)
+
+    def clearendofscreen(self) -> None:
+        if self.cx == 0 and self.cy == 0 and self.main is None:
+            self.clearscreen()  # tmux's scroll-on-clear: the screen goes to the history first
+            return
+        if self.cx <= self.columns - 1:
+            self.clear_cells(self.cy, self.cx, self.columns)
+        self.clear_lines(self.cy + 1, self.height - self.cy - 1)
+
+    def clearstartofscreen(self) -> None:
+        if self.cy > 0:
+            self.clear_lines(0, self.cy)
+        self.clear_cells(self.cy, 0, self.cx + 1)
+
+    def clearscreen(self) -> None:
+        """ED 2 (SPEC 2.8): the screen's rows through the last used one go to the history first (tmux's
+        scroll-on-clear; the alternate screen has no history), then every row is empty."""
+        if self.main is not None:
+            self.clear_lines(0, self.height)
+            return
+        last = self.screen.last_used() + 1
+        if last == 0:
+            self.clear_lines(0, self.height)
+            return
+        for _ in range(last):
+            self.scroll_region_full()
+        if last < self.height:
+            self.clear_lines(0, self.height - last)
+
+    def scroll_region_full(self) -> None:
+        """``grid_scroll_history``: the top row to the history, an empty row at the bottom."""
+        screen = self.screen
+        self.to_history(0)
+        screen.cells -= len(screen.rows[0])
+        screen.remove_row(0)
+        screen.insert_row(len(screen.rows))
+
+    # ------------------------------------------------------------------ characters
+
+    def insertcharacter(self, n: int) -> None:
+        """ICH as tmux 3.3a does it (``grid_view_insert_cells``): the cells from the cursor move right by
+        n and the ones they leave are blanked; where fewer cells move than are inserted, cells between them
+        keep what they had, and with none to move nothing changes."""
+        sx = self.columns
+        cx = self.cx
+        n = min(n, sx - cx)
+        if n <= 0 or cx > sx - 1:
+            return
+        if cx >= sx - 1:
+            self.clear_cells(self.cy, cx, cx + 1)
+        else:
+            self.move_cells(self.cy, cx + n, cx, sx - cx - n)
+
+    def deletecharacter(self, n: int) -> None:
+        """DCH (``grid_view_delete_cells``): the cells after the deleted ones move left; the end is
+        blanked."""
+        sx = self.columns
+        cx = self.cx
+        n = min(n, sx - cx)
+        if n <= 0 or cx > sx - 1:
+            return
+        self.move_cells(self.cy, cx, cx + n, sx - cx - n)
+        count = cx + 2 * n - sx  # tmux clears this many cells at sx - n (none when it is not positive)
+        if count > 0:
+            self.clear_cells(self.cy, sx - n, sx - n + count)
+
+    def move_cells(self, y: int, dx: int, px: int, nx: int) -> None:
+        """``grid_move_cells``: cells [px, px + nx) of row y to [dx, dx + nx); the cells they replace are
+        gone (counted), the ones they leave that are not replaced are blanked."""
+        if nx <= 0 or px == dx:
+            return
+        screen = self.screen
+        row = screen.rows[y]
+        size = len(row)
+        stop = max(size, dx + nx, px + nx)
+        cells = row + [BLANK] * (stop - size)
+        moved = cells[px : px + nx]
+        gone = [cells[x] for x in range(dx, dx + nx) if not px <= x < px + nx]
+        self.stats["cells_overwritten"] += _written(gone)
+        cells[dx : dx + nx] = moved
+        for x in range(px, px + nx):
+            if not dx <= x < dx + nx:
+                cells[x] = BLANK
+        trim_row(cells)
+        screen.rows[y] = cells
+        screen.cells += len(cells) - size
+        screen.used[y] = max(screen.used[y], dx + nx)
+        if screen.cells > self.max_live_cells:
+            self.enforce_limits()
+
+    # ------------------------------------------------------------------ the cursor
+
+    def cursormove(self, px: int, py: int, origin: bool) -> None:
+        if origin and py != -1 and self.origin:
+            py = self.rlower if py > self.rlower - self.rupper else py + self.rupper
+        if px != -1:
+            self.cx = min(px, self.columns - 1)
+        if py != -1:
+            self.cy = min(py, self.height - 1)
+
+    def cursorup(self, n: int) -> None:
+        cy = self.cy
+        n = min(n, cy if cy < self.rupper else cy - self.rupper)
+        if self.cx == self.columns:
+            self.cx -= 1
+        self.cy = cy - n
+
+    def cursordown(self, n: int) -> None:
+        cy = self.cy
+        n = min(n, self.height - 1 - cy if cy > self.rlower else self.rlower - cy)
+        if self.cx == self.columns:
+            self.cx -= 1
+        elif n == 0:
+            return
+        self.cy = cy + n
+
+    def cursorright(self, n: int) -> None:
+        # tmux computes the room as an unsigned number, so from the pending wrap nothing is clamped here;
+        # setting the cursor then puts a column past the margin on the last one
+        if self.cx < self.columns:
+            n = min(n, self.columns - 1 - self.cx)
+        cx = self.cx + n
+        self.cx = cx if cx <= self.columns else self.columns - 1
+
+    def cursorleft(self, n: int) -> None:
+        self.cx -= min(n, self.cx)
+
+    def backspace(self) -> None:
+        if self.cx == 0:
+            if self.cy > 0 and self.screen.wrapped[self.cy - 1]:
+                self.cy -= 1
+                self.cx = self.columns - 1
+        else:
+            self.cx -= 1
+
+    def save_state(self) -> None:
+        self.saved = (self.cx, self.cy, self.origin)
+
+    def restore_state(self) -> None:
+        cx, cy, self.origin = self.saved
+        self.cursormove(cx, cy, False)
+
+
+def trim_row(row: list[str]) -> None:
+    """Drop trailing blank cells (the caller accounts ``screen.cells``)."""
+    end = len(row)
+    while end and row[end - 1] == BLANK:
+        end -= 1
+    del row[end:]
