@@ -40,7 +40,10 @@ class TmuxReference:
     def version(self) -> str:
         return subprocess.run(["tmux", "-V"], capture_output=True, text=True, check=True).stdout.strip()
 
-    def capture(self, data: bytes, columns: int, rows: int) -> str:
+    def capture(self, data: bytes, columns: int, rows: int, alternate: bool = False) -> str:
+        """``alternate``: if the stream ends on the alternate screen, the history, the main screen
+        (``capture-pane -a``) and the alternate screen, in that order (SPEC 2.3's transcript of such a
+        stream); otherwise the plain capture."""
         self.count += 1
         name = f"case{self.count}"
         path = os.path.join(self.directory, name)
@@ -52,11 +55,22 @@ class TmuxReference:
         run([*self.base, "new-session", "-d", "-s", name, "-x", str(columns), "-y", str(rows), command], check=True)
         try:
             run([*self.base, "wait-for", name], check=True, timeout=60)
-            out = run([*self.base, "capture-pane", "-p", "-J", "-S", "-", "-t", name], check=True, capture_output=True)
+
+            def tmux(command: str, *args: str) -> str:
+                out = run([*self.base, command, "-t", name, *args], check=True, capture_output=True).stdout
+                return out.decode("utf-8", "replace")
+
+            if alternate and tmux("display-message", "-p", "#{alternate_on}").strip() == "1":
+                history = ""
+                if int(tmux("display-message", "-p", "#{history_size}")):
+                    history = tmux("capture-pane", "-p", "-J", "-S", "-", "-E", "-1")
+                main = normalize(history + tmux("capture-pane", "-p", "-J", "-a"))
+                screen = tmux("capture-pane", "-p", "-J")
+                return main + "\n" + screen if main else screen
+            return tmux("capture-pane", "-p", "-J", "-S", "-")
         finally:
             run([*self.base, "kill-session", "-t", name], capture_output=True)
             os.unlink(path)
-        return out.stdout.decode("utf-8", "replace")
 
     def close(self) -> None:
         subprocess.run([*self.base, "kill-server"], capture_output=True)

@@ -74,7 +74,7 @@ STAT_KEYS = (
     "separators_shown",  # U+2028/U+2029 shown as <U+XXXX>
     "tags_removed",  # tag characters removed
     "invisible_shown",  # invisible format characters shown (unicode="strict")
-    "scrolled_out",  # sized rendering: lines with text lost off a scroll region's edge (IL, DL, SD, RI)
+    "scrolled_out",  # sized rendering: lines with text pushed off the screen or a scroll region (IL, DL, SD, RI)
 )
 
 # ---------------------------------------------------------------------------------------------------- parser

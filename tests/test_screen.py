@@ -1,0 +1,182 @@
+"""Sized rendering (SPEC 2.8): ``TranscriptDecoder(columns=, rows=)``, both twins.
+
+The expected transcripts in the table were checked against tmux 3.3a (``tests/tmux_reference.py``, modulo
+trailing blanks); ``test_screen_tmux.py`` compares random streams with a live tmux.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from strategies import sized_streams
+
+CASES = [
+    # auto-wrap: soft-wrapped rows are one line of the transcript
+    (b"abcdefghij", 4, 5, "abcdefghij"),
+    # the pending wrap: a character in the last column wraps only when the next one arrives
+    (b"abcd\r\nX", 4, 5, "abcd\nX"),
+    # DECAWM off: each character past the margin replaces the one in the last column
+    (b"\x1b[?7labcdefg", 4, 5, "abcg"),
+    # a wide character that does not fit wraps whole
+    ("中文字".encode(), 5, 5, "中文字"),
+    # absolute addressing
+    (b"\x1b[2;3Hx\x1b[1;1Hy", 10, 3, "y\n  x"),
+    # ED 2 commits the screen first (tmux's scroll-on-clear); the cursor stays where it was
+    (b"a\nb\x1b[2Jc", 10, 3, "a\nb\n\n c"),
+    # IL inside a scroll region
+    (b"1\n2\n3\x1b[2;3r\x1b[2;1H\x1b[L", 10, 3, "1\n\n2"),
+    # a full-screen program on the alternate screen leaves nothing
+    (b"shell$ vim\n\x1b[?1049h\x1b[Hfile\x1b[?1049lshell$ ", 20, 5, "shell$ vim\nshell$ "),
+    # lines that scroll off the top are the history
+    (b"1\n2\n3\n4\n5", 10, 3, "1\n2\n3\n4\n5"),
+    # a zero-width character joins the cell before it, and is dropped in column 0
+    (b"e\xcc\x81", 10, 2, "e\u0301"),
+    (b"\r\xcc\x81x", 10, 2, "x"),
+    # ICH and DCH on the row
+    (b"abc\x1b[2D\x1b[@", 10, 2, "a bc"),
+    (b"abcdef\x1b[1;1H\x1b[2P", 10, 2, "cdef"),
+    # a scroll region that does not start at the top still keeps its lines (tmux 3.3a)
+    (b"0\n1\n2\n3\n4\x1b[2;4r\x1b[4;1H\nA\nB\nC", 10, 5, "1\n2\n3\n0\nA\nB\nC\n4"),
+]
+
+
+@pytest.mark.parametrize(("data", "columns", "rows", "expected"), CASES)
+def test_sized_rendering(impl, data, columns, rows, expected):
+    assert impl.sanitize(data, columns=columns, rows=rows) == expected
+    decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
+    out = "".join(decoder.decode(data[i : i + 1]) for i in range(len(data)))
+    assert out + decoder.decode(b"", final=True) == expected
+
+
+def test_lines_are_committed_as_they_scroll_off(impl):
+    decoder = impl.TranscriptDecoder(columns=10, rows=3)
+    assert decoder.decode(b"1\n2\n3\n") == "1\n"  # the last LF scrolled the screen: "1" left the top
+    assert decoder.live == "2\n3"
+    assert decoder.decode(b"4\n5") == "2\n"
+    assert decoder.decode(b"", final=True) == "3\n4\n5"
+
+
+def test_a_wrapped_line_is_committed_whole(impl):
+    decoder = impl.TranscriptDecoder(columns=4, rows=1)
+    assert decoder.decode(b"abcdefgh") == "abcd"  # the first row scrolled off; its line goes on
+    assert decoder.decode(b"\r\n") == "efgh\n"
+    assert decoder.decode(b"", final=True) == ""
+
+
+def test_only_one_dimension(impl):
+    # a missing dimension: as wide as a line may be, as tall as the live window
+    assert impl.sanitize(b"abcdefgh\n", columns=3) == "abcdefgh\n"
+    assert impl.sanitize(b"\x1b[5;1Hx", rows=3) == "\n\nx"
+
+
+def test_the_scroll_region_keeps_lines_and_counts_lost_ones(impl):
+    decoder = impl.TranscriptDecoder(columns=10, rows=5)
+    # DL 1 on "b" in the region of rows 2-4: c and d move up, b is gone; e is outside the region
+    assert decoder.decode(b"a\nb\nc\nd\ne\x1b[2;4r\x1b[2;1H\x1b[M", final=True) == "a\nc\nd\n\ne"
+    assert decoder.stats["scrolled_out"] == 1
+    assert decoder.stats["cells_overwritten"] == 1
+
+
+def test_stream_ending_on_the_alternate_screen_keeps_both(impl):
+    data = b"$ vim\n\x1b[?1049h\x1b[2;1Hfile text"
+    assert impl.sanitize(data, columns=20, rows=4) == "$ vim\n\nfile text"
+    assert impl.sanitize(data, columns=20, rows=4, alt_screen="keep") == "$ vim\nfile text"
+    decoder = impl.TranscriptDecoder(columns=20, rows=4)
+    decoder.decode(data + b"\x1b[?1049l", final=True)
+    assert decoder.stats["alt_screen_dropped"] == len("file text")
+
+
+def test_the_safety_filter_and_policy_still_apply(impl):
+    out = impl.sanitize("x\u202eab\u2028\x1b]0;title\x07\x9b2J".encode(), columns=10, rows=2)
+    # zero-width: the bidi control and the separator join the cell before; C1 CSI is dropped, not obeyed
+    assert out == "x<U+202E>ab<U+2028>2J"
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        ({"columns": 0}, ValueError), ({"rows": 65536}, ValueError), ({"columns": "80"}, TypeError),
+        ({"rows": True}, TypeError), ({"columns": 1.5}, TypeError),
+    ],
+)
+def test_bad_sizes_raise(impl, options, error):
+    with pytest.raises(error, match="columns|rows"):
+        impl.TranscriptDecoder(**options)
+
+
+def test_resize(impl):
+    decoder = impl.TranscriptDecoder(columns=10, rows=3)
+    assert decoder.decode(b"abcdefgh\n1\n") == ""
+    with pytest.raises(ValueError):
+        decoder.resize(0, 3)
+    assert decoder.options["columns"] == 10  # nothing changed
+    assert decoder.resize(4, 2) == "abcd\n"  # cells past the new width are cut; the top row goes to history
+    assert decoder.stats["cells_overwritten"] == 4
+    assert decoder.decode(b"xxxxyy", final=True) == "1\nxxxxyy"
+    # between sized and unsized: what is on the screen is committed first
+    decoder = impl.TranscriptDecoder()
+    decoder.decode(b"before\r\nx")
+    assert decoder.resize(5, 2) == "before\nx"
+    assert decoder.decode(b"abcdefg", final=True) == "abcdefg"
+    assert decoder.resize(None, None) == ""
+    assert decoder.options["columns"] is None
+    assert decoder.decode(b"a\x1b[5;1Hb", final=True) == "a\nb"
+
+
+def test_strip_mode_ignores_the_size(impl):
+    assert impl.sanitize(b"abcdef\r\x1b[2Jxy", mode="strip", columns=2, rows=1) == "abcdef\nxy"
+
+
+def test_memory_is_bounded_whatever_the_size(impl):
+    decoder = impl.TranscriptDecoder(columns=65535, rows=65535, max_live_cells=1000)
+    committed = ""
+    for row in range(1, 200):
+        committed += decoder.decode(b"\x1b[%d;1H" % (row * 300) + b"x" * 500)
+        assert len(decoder.live.replace("\n", "").replace(" ", "")) <= 1000 + 500
+    # rows over the bound were committed early, not lost
+    assert (committed + decoder.decode(b"", final=True)).count("x") == 199 * 500
+
+
+def test_marks_on_one_cell_are_bounded(impl):
+    # tmux keeps a cell's UTF-8 within 21 bytes: further zero-width characters are dropped
+    out = impl.sanitize(("a" + "\u0301" * 30).encode(), columns=10, rows=2)
+    assert out == "a" + "\u0301" * 10
+
+
+def test_many_marked_cells_overwritten(impl):
+    # the core's mark pool is compacted as cells with marks are overwritten
+    data = b"".join(b"\r" + ("e\u0301" * 5).encode() + b"%d" % i for i in range(3000))
+    assert impl.sanitize(data, columns=20, rows=2) == "e\u0301" * 5 + "2999"
+
+
+@settings(max_examples=150)
+@given(sized_streams(max_ops=80), st.integers(1, 7), st.sampled_from(["drop", "keep"]), st.integers(1, 300))
+def test_twins_agree_in_any_chunking(both, case, step, alt_screen, max_live_cells):
+    c, py = both
+    data, columns, rows = case
+    options = {"columns": columns, "rows": rows, "alt_screen": alt_screen, "max_live_cells": max_live_cells}
+    decoders = [c.TranscriptDecoder(**options), py.TranscriptDecoder(**options)]
+    outputs = ["", ""]
+    for start in range(0, len(data), step):
+        for index, decoder in enumerate(decoders):
+            outputs[index] += decoder.decode(data[start : start + step])
+        assert decoders[0].live == decoders[1].live
+    for index, decoder in enumerate(decoders):
+        outputs[index] += decoder.decode(b"", final=True)
+    assert outputs[0] == outputs[1] == py.sanitize(data, **options)
+    assert decoders[0].stats == decoders[1].stats
+
+
+@settings(max_examples=60)
+@given(sized_streams(max_ops=60), st.integers(0, 200), st.integers(1, 30), st.integers(1, 10))
+def test_twins_agree_across_a_resize(both, case, at, columns, rows):
+    c, py = both
+    data, start_columns, start_rows = case
+    outputs = []
+    for impl in (c, py):
+        decoder = impl.TranscriptDecoder(columns=start_columns, rows=start_rows)
+        out = decoder.decode(data[:at]) + decoder.resize(columns, rows) + decoder.decode(data[at:], final=True)
+        outputs.append((out, decoder.stats))
+    assert outputs[0] == outputs[1]
