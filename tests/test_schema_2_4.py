@@ -41,6 +41,80 @@ def test_size_is_a_patch_field(store):
     assert store["t"].size is None
 
 
+# top redraws its third row in place by absolute address: only a sized model shows the last frame alone
+TOP_LIKE = b"top 1\r\nTasks: 1\r\ncpu 10%\x1b[3;1Hcpu 20%\x1b[3;1H\x1b[Kcpu 30%"
+
+
+def test_a_terminal_renders_at_its_size(store, impl):
+    """SPEC 3.1 rev 2: a terminal with a known size renders as a terminal of that size (SPEC 2.8)."""
+    store.apply(terminal_update("t", size=TerminalSize(10, 3), output=TOP_LIKE))
+    assert store["t"].transcript == impl.sanitize(TOP_LIKE, columns=10, rows=3) == "top 1\nTasks: 1\ncpu 30%"
+    store.apply(terminal_output_chunk("t", b"\r\nabcdefghijKL"))  # auto-wrap at 10 columns, joined
+    assert store["t"].transcript.endswith("cpu 30%\nabcdefghijKL")
+    assert store["t"].live.count("\n") <= 2  # the live window is the 3-row screen
+
+
+def test_use_size_false_renders_unsized(impl, monkeypatch):
+    from acp_transcript import terminals
+
+    monkeypatch.setattr(terminals, "TranscriptDecoder", impl.TranscriptDecoder)
+    store = TerminalStore(use_size=False)
+    store.apply(terminal_update("t", size=TerminalSize(10, 3), output=TOP_LIKE))
+    assert store["t"].transcript == impl.sanitize(TOP_LIKE) != impl.sanitize(TOP_LIKE, columns=10, rows=3)
+    with pytest.raises(TypeError, match="use_size"):
+        TerminalStore(use_size="yes")
+
+
+def test_a_later_size_resizes_without_reflow(store, impl):
+    store.apply(terminal_update("t", size=TerminalSize(4, 5), output=b"abcdef"))
+    store.apply(terminal_update("t", size=TerminalSize(8, 5)))  # no reflow: the wrapped row stays wrapped
+    store.apply(terminal_output_chunk("t", b"\r\n12345678X"))
+    decoder = impl.TranscriptDecoder(columns=4, rows=5)
+    expected = decoder.decode(b"abcdef") + decoder.resize(8, 5) + decoder.decode(b"\r\n12345678X", final=True)
+    assert store["t"].transcript == expected == "abcdef\n12345678X"
+
+
+def test_clearing_the_size_goes_back_to_the_store_default(impl, monkeypatch):
+    from acp_transcript import terminals
+
+    monkeypatch.setattr(terminals, "TranscriptDecoder", impl.TranscriptDecoder)
+    store = TerminalStore()
+    store.apply(terminal_update("t", size=TerminalSize(10, 3), output=b"\x1b[3;1Hbottom"))
+    assert store["t"].committed == ""
+    store.apply(terminal_update("t", size=None))  # back to unsized: the screen is committed first (SPEC 2.8)
+    assert store["t"].committed == "\n\nbottom"
+    store.apply(terminal_output_chunk("t", b"12345678901234"))  # the cursor stayed after "bottom"
+    assert store["t"].live == "12345678901234"  # no wrap any more
+    assert store["t"].transcript == "\n\nbottom12345678901234"
+
+    store = TerminalStore(columns=6)  # the size of a terminal whose size is unknown
+    store.apply(terminal_output_chunk("u", b"12345678"))
+    assert store["u"].transcript == impl.sanitize(b"12345678", columns=6) == "12345678"
+    assert store["u"].live == "12345678"  # one line: two rows soft-wrapped, joined
+
+
+def test_a_snapshot_after_a_size_renders_at_that_size(store, impl):
+    store.apply(terminal_update("t", size=TerminalSize(10, 3)))
+    store.apply(terminal_update("t", output=TOP_LIKE))  # a snapshot resets the decoder, not its size
+    assert store["t"].transcript == "top 1\nTasks: 1\ncpu 30%"
+    store.apply(terminal_update("t", output=b"\x1b[2;1Hsecond"))
+    assert store["t"].transcript == "\nsecond"
+
+
+def test_replay_no_size(tmp_path):
+    from acp_transcript.cli import main
+
+    log = tmp_path / "log.jsonl"
+    log.write_text(json.dumps(as_notification(terminal_update("t", size=TerminalSize(10, 3), output=TOP_LIKE))))
+    sized, unsized = tmp_path / "sized", tmp_path / "unsized"
+    assert main(["replay", str(log), "--output", str(sized)]) == 0
+    assert main(["replay", str(log), "--no-size", "--output", str(unsized)]) == 0
+    (sized_file,) = sized.iterdir()
+    (unsized_file,) = unsized.iterdir()
+    assert "cpu 30%" in sized_file.read_text() and "cpu 10%" not in sized_file.read_text()
+    assert "cpu 10%" in unsized_file.read_text() or "cpu 20%" in unsized_file.read_text()
+
+
 def test_capabilities_replace_the_whole_value_and_say_whether_cancel_is_allowed(store):
     assert store.apply(terminal_update("t")) and not store["t"].can_cancel  # a new terminal has none
     store.apply(terminal_update("t", capabilities={"cancel": {}, "_meta": {"a": 1}}))

@@ -116,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--strict", action="store_true", help="stop at the first bad line (default: skip it)")
     replay.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     replay.add_argument("--no-legacy-meta", action="store_true", help="ignore pre-v2 _meta terminal extensions")
+    replay.add_argument("--no-size", action="store_true",
+                        help="ignore the size a terminal_update gives and render every terminal unsized (or at "
+                        "--columns/--rows); by default a terminal with a known size renders as a terminal of "
+                        "that size")
     replay.add_argument("--legacy-output", choices=LEGACY_OUTPUT, default="append",
                         help="what a pre-v2 terminal_output means when the recording does not name its agent "
                         "(default: append)")
@@ -395,7 +399,8 @@ def run_replay(args: argparse.Namespace, stdout: IO[bytes]) -> int:
     source = _open_input(args.log)
     name = "<stdin>" if args.log == "-" else safe_line(args.log)
     total = None if source is sys.stdin.buffer or _is_stream(source.fileno()) else os.fstat(source.fileno()).st_size
-    replay = Replay(legacy_meta=not args.no_legacy_meta, legacy_output=args.legacy_output, **decoder_options(args))
+    replay = Replay(legacy_meta=not args.no_legacy_meta, legacy_output=args.legacy_output,
+                    use_size=not args.no_size, **decoder_options(args))
     progress = Progress(total, enabled=not args.no_progress)
     try:
         errors = replay.read(source, name, strict=args.strict, progress=progress)

@@ -226,6 +226,17 @@ class Terminal:
         self.transcript_dropped = 0
         self._append_output(data)
 
+    def _resize(self, decoder_options: dict[str, Any]) -> None:
+        """Render at ``size`` from here on, or at the store's ``columns``/``rows`` when the size is cleared
+        (SPEC 2.8: no reflow; a switch between sized and unsized commits the current screen first)."""
+        columns: int | None
+        rows: int | None
+        if self.size is not None:
+            columns, rows = self.size.cols, self.size.rows
+        else:
+            columns, rows = decoder_options.get("columns"), decoder_options.get("rows")
+        self._add_committed(self._decoder.resize(columns, rows))
+
     def _append_output(self, data: bytes) -> None:
         if not data:
             return
@@ -238,7 +249,9 @@ class Terminal:
                 self.output_dropped += excess
         else:
             self.output_dropped += len(data)  # max_output_bytes=0: keep transcripts only
-        text = self._decoder.decode(data)
+        self._add_committed(self._decoder.decode(data))
+
+    def _add_committed(self, text: str) -> None:
         if text:
             self._pending.append(text)
             self.committed_lines += text.count("\n")
@@ -288,6 +301,7 @@ class TerminalStore:
         max_output_bytes: int | None = None,
         max_transcript_chars: int | None = None,
         max_terminals: int | None = DEFAULT_MAX_TERMINALS,
+        use_size: bool = True,
         **decoder_options: Any,
     ) -> None:
         unknown = sorted(set(decoder_options) - set(Options._fields))
@@ -301,6 +315,8 @@ class TerminalStore:
         ):
             if value is not None and (not is_int(value) or value < 0):
                 raise ValueError(f"{name} must be a non-negative int or None")
+        if not isinstance(use_size, bool):
+            raise TypeError(f"use_size must be a bool, not {type(use_size).__name__}")
         if legacy_output not in LEGACY_OUTPUT:
             raise ValueError(f"legacy_output must be one of {', '.join(map(repr, LEGACY_OUTPUT))}, not {legacy_output!r}")
         self.strict = strict
@@ -309,6 +325,9 @@ class TerminalStore:
         self.max_output_bytes = max_output_bytes
         self.max_transcript_chars = max_transcript_chars
         self.max_terminals = max_terminals
+        # SPEC 3.1 rev 2: a terminal with a known `size` renders at it (SPEC 2.8); `columns`/`rows` among the
+        # decoder options are the size of a terminal whose size is unknown or cleared (default: unsized).
+        self.use_size = use_size
         self.decoder_options = decoder_options
         self.agent_name: str | None = None  # from the session's `initialize` response, once seen
         self.warnings: list[ProtocolWarning] = []
@@ -456,13 +475,16 @@ class TerminalStore:
             terminal.command = patch.command
         if patch.cwd is not OMITTED:
             terminal.cwd = patch.cwd
+        if patch.size is not OMITTED:
+            # Before the output: a snapshot in the same update was written at this size.
+            terminal.size = patch.size
+            if self.use_size:
+                terminal._resize(self.decoder_options)
         if patch.output is not OMITTED:
             terminal._replace_output(patch.output or b"")  # null: empty output
             terminal.output_meta = patch.output_meta
         if patch.exit_status is not OMITTED:
             terminal.exit_status = patch.exit_status
-        if patch.size is not OMITTED:
-            terminal.size = patch.size
         if patch.capabilities is not OMITTED:
             terminal.capabilities = patch.capabilities  # an object replaces the whole previous value
         if patch.meta is not OMITTED:
