@@ -1,11 +1,11 @@
 """Instructions per input byte in the compiled core, counted by valgrind's callgrind: repeatable where
 wall-clock time is not (the CI machine's timings vary by tens of percent; these counts by about 2%).
 
-    python benchmarks/instructions.py [--size 1000000] [--modes render,strip] [--src DIR]
+    python benchmarks/instructions.py [--size 1000000] [--modes render,strip,sized] [--src DIR]
 
 For each corpus (benchmarks/corpora.py) it runs the decoder over ``--size`` bytes fed in 4 KiB chunks, once
 decoding and once only building the input, and prints (instructions of the first - of the second) / bytes.
-``--src DIR`` measures the core importable from DIR (say, a worktree of an older commit built in place),
+Mode ``sized`` is render mode at 80x24 (SPEC 2.8). ``--src DIR`` measures the core importable from DIR (say, a worktree of an older commit built in place),
 so two versions can be compared in one sitting.
 """
 
@@ -28,7 +28,7 @@ import corpora
 from acp_transcript import _decoder_c
 data = corpora.CORPORA[{corpus!r}]({size})
 if {decode}:
-    decoder = _decoder_c.TranscriptDecoder(mode={mode!r})
+    decoder = _decoder_c.TranscriptDecoder(**{options!r})
     for i in range(0, len(data), 4096):
         decoder.decode(data[i : i + 4096])
     decoder.decode(b"", final=True)
@@ -36,7 +36,8 @@ if {decode}:
 
 
 def instructions(src: str, corpus: str, size: int, mode: str, decode: bool) -> int:
-    code = CHILD.format(src=src, here=HERE, corpus=corpus, size=size, mode=mode, decode=decode)
+    options = {"mode": mode} if mode != "sized" else {"columns": 80, "rows": 24}
+    code = CHILD.format(src=src, here=HERE, corpus=corpus, size=size, options=options, decode=decode)
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         result = subprocess.run(

@@ -9,6 +9,7 @@
 cdef enum:
     MARKED = 0x80000000u  # a cell value with this bit is an index into the mark pool
     MARK_CPS = MAX_CELL_BYTES // 2 + 1  # a character and marks of at least 2 bytes each in 21 bytes
+    WIDE_BELOW = 0x1100  # no character below is wide (tests/test_widths.py checks); marks are above
 
 ctypedef struct Span:
     uint32_t start, stop  # [start, stop)
@@ -104,6 +105,19 @@ cdef void screen_remove_row(Screen *screen, Py_ssize_t y) noexcept nogil:
     screen.height -= 1
 
 
+cdef void screen_rotate_up(Screen *screen, Py_ssize_t top, Py_ssize_t bottom) noexcept nogil:
+    """Rows (top, bottom] move up one; row top's cells (emptied; the caller has accounted them) are reused
+    for the new empty row at bottom: scrolling a full screen line by line allocates nothing (a large
+    buffer is freed instead, as empty_row does)."""
+    cdef Row row = screen.rows[top]
+    memmove(&screen.rows[top], &screen.rows[top + 1], (bottom - top) * sizeof(Row))
+    if row.cap > SPARE_MAX_CAP:
+        row_release(&row)
+    row.len = row.used = 0
+    row.wrapped = False
+    screen.rows[bottom] = row
+
+
 cdef int screen_insert_row(Screen *screen, Py_ssize_t y) except -1 nogil:
     """An empty row at y; the rows from y move down."""
     if screen.height == screen.capacity:
@@ -154,13 +168,23 @@ cdef Py_ssize_t screen_last_text(Screen *screen) noexcept nogil:
     return -1
 
 
+cdef extern from *:
+    """
+    /* Cells holding a character (neither BLANK, 0, nor PAD, 3): a count without branches, so that it
+       vectorises (every write onto a row counts what it overwrites, for stats["cells_overwritten"]). */
+    static inline Py_ssize_t acp_written_cells(const uint32_t *c, Py_ssize_t n) {
+        uint32_t count = 0;  /* n is at most a row: 65535 cells */
+        for (Py_ssize_t i = 0; i < n; i++)
+            count += (uint32_t)((c[i] != 0u) & (c[i] != 3u));
+        return (Py_ssize_t)count;
+    }
+    """
+    Py_ssize_t acp_written_cells(const uint32_t *c, Py_ssize_t n) nogil
+
+
 cdef inline Py_ssize_t written_cells(const uint32_t *cells, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
     """Cells holding a character in [start, stop) (_screen_py._written)."""
-    cdef Py_ssize_t count = 0, i
-    for i in range(start, stop):
-        if cells[i] != BLANK and cells[i] != PAD:
-            count += 1
-    return count
+    return acp_written_cells(cells + start, stop - start) if stop > start else 0
 
 
 @cython.final
@@ -272,12 +296,33 @@ cdef class ScreenSink(Sink):
     cdef int row_text(self, Screen *screen, Py_ssize_t y, Buf *out) except -1 nogil:
         """Row y's text (_screen_py.Screen.row_text)."""
         cdef Row *row = &screen.rows[y]
-        cdef Py_ssize_t x, k
-        cdef uint32_t cell
+        cdef Py_ssize_t x = 0, k, n = row.len
+        cdef uint32_t cell, seen = 0
+        cdef const uint32_t *cells = row.cells
+        cdef uint32_t *dst
         cdef Mark *mark
-        buf_reserve(out, row.len)
-        for x in range(row.len):
-            cell = row.cells[x]
+        buf_reserve(out, n)
+        if acp_printable_ascii(cells, n):  # most rows: one vectorised check, one copy
+            memcpy(out.data + out.len, cells, n * sizeof(uint32_t))
+            out.len += n
+            if n and out.maxchar < 0x7E:
+                out.maxchar = 0x7E
+            x = n
+        while x < n:
+            cell = cells[x]
+            if acp_ordinary(cell):
+                # Ordinary characters (no blank, padding or mark: those are below 0x20 or have the high
+                # bit) are copied 16 at a time, as line_text does for the unsized window.
+                buf_reserve(out, n - x)
+                dst = out.data + out.len - x  # dst[k] is where cells[k] goes
+                k = x + acp_copy_ordinary(dst + x, cells + x, n - x, &seen) if cell < 0xAD else x
+                while k < n and acp_ordinary(cells[k]):
+                    dst[k] = cells[k]
+                    seen |= cells[k]
+                    k += 1
+                out.len += k - x
+                x = k
+                continue
             if cell == BLANK:
                 buf_put(out, 0x20)
             elif cell == PAD:
@@ -288,6 +333,9 @@ cdef class ScreenSink(Sink):
                     buf_put(out, mark.cps[k])
             else:
                 buf_put(out, cell)
+            x += 1
+        if seen > out.maxchar:
+            out.maxchar = seen
         if row.wrapped:
             for x in range(row.used - row.len):
                 buf_put(out, 0x20)
@@ -317,6 +365,7 @@ cdef class ScreenSink(Sink):
     cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
         """_screen_py.ScreenSink.put_text."""
         cdef Py_ssize_t i = 0, k
+        cdef int width
         while i < n:
             if self.wrap and not self.zwj and cps[i] < 0x7F:
                 k = i + 1
@@ -325,9 +374,54 @@ cdef class ScreenSink(Sink):
                 self.put_ascii(NULL, cps + i, k - i)
                 i = k
                 continue
-            self.put_char(cps[i], char_width(cps[i]))
+            width = char_width(cps[i])
+            if self.wrap and not self.zwj and width and (width == 1 or self.columns > 1):
+                k = i + 1
+                while k < n and cps[k] >= 0x7F and char_width(cps[k]) == width:
+                    k += 1
+                k = i + self.put_run(cps + i, k - i, width)
+                if k > i:
+                    i = k
+                    continue
+            self.put_char(cps[i], width)
             i += 1
         return 0
+
+    cdef Py_ssize_t put_run(self, const uint32_t *cps, Py_ssize_t n, int width) except -1 nogil:
+        """_screen_py.ScreenSink.put_run: characters of one width (1 or 2; no space, no ZWJ) with auto-wrap
+        on, a row's worth at a time, while the cells they cover hold only characters of one cell: then
+        put_char's clearing of padding has nothing to do. Returns how many were written (put_char takes
+        the rest)."""
+        cdef Py_ssize_t sx = self.columns, cx, take, start = 0, x, end, k
+        cdef Row *row
+        cdef uint32_t cell
+        cdef uint32_t *dst
+        while start < n:
+            if self.cx > sx - width:
+                self.linefeed(True)
+                self.cx = 0
+            cx = self.cx
+            take = (sx - cx) // width
+            if take > n - start:
+                take = n - start
+            row = &self.screen.rows[self.cy]
+            end = cx + take * width if cx + take * width < row.len else row.len
+            for x in range(cx, end):
+                cell = row.cells[x]
+                if cell == PAD or cell & MARKED or (cell >= WIDE_BELOW and char_width(cell) == 2):
+                    return start
+            if width == 2 and end < row.len and row.cells[end] == PAD:  # stray padding put_char would clear
+                return start
+            dst = self.prepare_cells(self.cy, cx, take * width)
+            if width == 1:
+                memcpy(dst, cps + start, take * sizeof(uint32_t))
+            else:
+                for k in range(take):
+                    dst[2 * k] = cps[start + k]
+                    dst[2 * k + 1] = PAD
+            start += take
+            self.cx = cx + take * width
+        return start
 
     cdef int execute(self, uint8_t byte) except -1 nogil:
         cdef Py_ssize_t sx = self.columns, target
@@ -621,6 +715,11 @@ cdef class ScreenSink(Sink):
             if cells[x] != BLANK and cells[x] != PAD:
                 self.stats[S_OVERWRITTEN] += 1
             cells[x] = BLANK
+            if cells[row.len - 1] == BLANK:  # the wide character was the row's last: a row never ends in a blank
+                while row.len and cells[row.len - 1] == BLANK:
+                    row.len -= 1
+                self.screen.cells += row.len - size
+                size = row.len
         if stop >= size:
             return 0
         before = cells[stop - 1]
@@ -809,8 +908,8 @@ cdef class ScreenSink(Sink):
             return self.move_lines(top, top + 1, bottom - top)
         self.to_history(top)
         self.screen.cells -= rows[top].len
-        screen_remove_row(&self.screen, top)
-        return screen_insert_row(&self.screen, bottom)
+        screen_rotate_up(&self.screen, top, bottom)
+        return 0
 
     cdef int scroll_region_down(self) except -1 nogil:
         return self.move_lines(self.rupper + 1, self.rupper, self.rlower - self.rupper)
@@ -935,8 +1034,8 @@ cdef class ScreenSink(Sink):
     cdef int scroll_region_full(self) except -1 nogil:
         self.to_history(0)
         self.screen.cells -= self.screen.rows[0].len
-        screen_remove_row(&self.screen, 0)
-        return screen_insert_row(&self.screen, self.screen.height)
+        screen_rotate_up(&self.screen, 0, self.screen.height - 1)
+        return 0
 
     # ------------------------------------------------------------------ characters
 

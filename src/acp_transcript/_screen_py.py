@@ -53,6 +53,17 @@ _WIDE = tuple(value + (index & 1) for index, value in enumerate(WIDE))
 # character (``tests/test_widths.py`` checks), and the parser never prints a control.
 _ASCII_RUN = re.compile("[\x20-\x7e]*")
 NARROW_BELOW = 0x300
+WIDE_BELOW = 0x1100  # no character below is wide (tests/test_widths.py checks)
+
+
+def _char_class(table: tuple[int, ...]) -> str:
+    return "".join(f"\\U{start:08x}-\\U{end:08x}" for start, end in zip(table[::2], table[1::2]))
+
+
+# Runs of non-ASCII characters of one width (put_run); the tables are disjoint (tests/test_widths.py).
+_NARROW_RUN = re.compile(f"[^\\x00-\\x7e{_char_class(ZERO)}{_char_class(WIDE)}]*")
+_WIDE_RUN = re.compile(f"[{_char_class(WIDE)}]*")
+_WIDE_CHAR = re.compile(f"[{_char_class(WIDE)}]")
 
 
 def char_width(char: str) -> int:
@@ -410,6 +421,16 @@ class ScreenSink:
                     self.put_ascii(text, start, run)
                     start = run
                     continue
+                run = _NARROW_RUN.match(text, start).end()  # type: ignore[union-attr]
+                width = 1
+                if run == start and self.columns > 1:
+                    run = _WIDE_RUN.match(text, start).end()  # type: ignore[union-attr]
+                    width = 2
+                if run > start:
+                    done = self.put_run(text, start, run, width)
+                    if done > start:
+                        start = done
+                        continue
             char = text[start]
             self.put_char(char, char_width(char))
             start += 1
@@ -427,6 +448,33 @@ class ScreenSink:
             self.write_cells(self.cy, cx, text[start : start + take])
             start += take
             self.cx = cx + take
+
+    def put_run(self, text: str, start: int, end: int, width: int) -> int:
+        """Non-ASCII characters text[start:end] of one width (1 or 2) with auto-wrap on, a row's worth at a
+        time, while the cells they cover hold only one-cell characters without marks: there put_char's
+        clearing of padding has nothing to do, so a row's worth is one write. Returns how far it got
+        (put_char takes the rest)."""
+        sx = self.columns
+        while start < end:
+            if self.cx > sx - width:
+                self.linefeed(True)
+                self.cx = 0
+            cx = self.cx
+            take = min((sx - cx) // width, end - start)
+            row = self.screen.rows[self.cy]
+            covered = row[cx : cx + take * width]
+            joined = "".join(covered)
+            if (len(joined) != len(covered) or PAD in joined
+                    or (joined and max(joined) >= "\u1100" and _WIDE_CHAR.search(joined))):
+                return start  # a mark, padding or a wide character: put_char's rules apply
+            stop = cx + take * width
+            if width == 2 and stop < len(row) and row[stop] == PAD:
+                return start  # stray padding that put_char would clear
+            chunk = text[start : start + take]
+            self.write_cells(self.cy, cx, chunk if width == 1 else PAD.join(chunk) + PAD)
+            start += take
+            self.cx = stop
+        return start
 
     def put_char(self, char: str, width: int) -> None:
         """tmux's ``screen_write_cell`` for one character of any width."""
@@ -510,6 +558,10 @@ class ScreenSink:
             if row[x] != BLANK and row[x] != PAD:
                 self.stats["cells_overwritten"] += 1
             row[x] = BLANK
+            if row[-1] == BLANK:  # the wide character was the row's last: a row never ends in a blank
+                trim_row(row)
+                self.screen.cells += len(row) - size
+                size = len(row)
         if stop >= size:
             return
         before = row[stop - 1]
