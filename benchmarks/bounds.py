@@ -37,9 +37,25 @@ CASES = {
     "ICH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[1@' * 16384"),
     "DCH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[1P' * 16384"),
     "LF flood (live_lines=2**40)": ("b''", "b'\\n' * 65536"),
+    # sized rendering (SPEC 2.8): the rows of the screen are an array, so a line insert, delete or region
+    # scroll moves O(rows) row headers (as tmux's grid does); a full-screen line feed is O(1)
+    "sized 80x1000: LF at the bottom": ("b'\\x1b[1000;1Hx'", "b'\\n' * 65536"),
+    "sized 80x1000: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 1001)) + b'\\x1b[2;1H'",
+                                               "b'\\x1b[L' * 21845"),
+    "sized 80x1000: RI at the top": ("b'\\x1b[1;1H'", "b'\\x1bM' * 32768"),
+    "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
+                                                "b'\\x1b[L' * 21845"),
+    "sized 80x65535: LF at the bottom": ("b'\\x1b[65535;1Hx'", "b'\\n' * 65536"),
 }
 # Options for a case (default: the decoder's defaults).
-OPTIONS = {"LF flood (live_lines=2**40)": {"live_lines": 2**40}}
+OPTIONS = {
+    "LF flood (live_lines=2**40)": {"live_lines": 2**40},
+    "sized 80x1000: LF at the bottom": {"columns": 80, "rows": 1000},
+    "sized 80x1000: IL at row 2 of full rows": {"columns": 80, "rows": 1000},
+    "sized 80x1000: RI at the top": {"columns": 80, "rows": 1000},
+    "sized 80x65535: IL at row 2 of full rows": {"columns": 80, "rows": 65535},
+    "sized 80x65535: LF at the bottom": {"columns": 80, "rows": 65535},
+}
 
 CHILD = r"""
 import resource, sys, time

@@ -93,6 +93,25 @@ def test_clearing_the_size_goes_back_to_the_store_default(impl, monkeypatch):
     assert store["u"].live == "12345678"  # one line: two rows soft-wrapped, joined
 
 
+def test_tall_sizes_render_at_most_max_rows(impl, monkeypatch):
+    """An agent-given 65,535-row size would make every line insert, delete or region scroll cost O(rows):
+    the store renders it as max_rows rows (default 1000); the size itself is kept as given."""
+    from acp_transcript import terminals
+
+    monkeypatch.setattr(terminals, "TranscriptDecoder", impl.TranscriptDecoder)
+    data = b"top\x1b[65535;1Hbottom"
+    store = TerminalStore()
+    store.apply(terminal_update("t", size=TerminalSize(20, 65535), output=data))
+    assert store["t"].size == TerminalSize(20, 65535)
+    assert store["t"].transcript == impl.sanitize(data, columns=20, rows=1000) == "top" + "\n" * 999 + "bottom"
+    store = TerminalStore(max_rows=3)
+    store.apply(terminal_update("t", size=TerminalSize(20, 50), output=data))
+    assert store["t"].transcript == impl.sanitize(data, columns=20, rows=3) == "top\n\nbottom"
+    for bad in (0, 65536, "5", None):
+        with pytest.raises(ValueError, match="max_rows"):
+            TerminalStore(max_rows=bad)
+
+
 def test_a_snapshot_after_a_size_renders_at_that_size(store, impl):
     store.apply(terminal_update("t", size=TerminalSize(10, 3)))
     store.apply(terminal_update("t", output=TOP_LIKE))  # a snapshot resets the decoder, not its size

@@ -664,20 +664,21 @@ class ScreenSink:
         if n == 0 or py == dy:
             return
         screen = self.screen
-        for yy in range(dy, dy + n):
-            if not py <= yy < py + n:
-                self.lose_row(yy)
-                screen.cells -= len(screen.rows[yy])
+        # Only the rows the move replaces without moving them elsewhere are lost, and only the rows it
+        # leaves are emptied: |dy - py| rows each way (at most n), so a move costs O(rows) of slicing and
+        # O(distance) of Python work, not O(rows) of Python work.
+        for yy in _outside(dy, py, n):
+            self.lose_row(yy)
+            screen.cells -= len(screen.rows[yy])
         if self.hsize + dy != 0:
             self.unwrap(dy - 1)
         screen.rows[dy : dy + n] = screen.rows[py : py + n]
         screen.wrapped[dy : dy + n] = screen.wrapped[py : py + n]
         screen.used[dy : dy + n] = screen.used[py : py + n]
-        for yy in range(py, py + n):
-            if not dy <= yy < dy + n:
-                screen.rows[yy] = []
-                screen.wrapped[yy] = False
-                screen.used[yy] = 0
+        for yy in _outside(py, dy, n):
+            screen.rows[yy] = []
+            screen.wrapped[yy] = False
+            screen.used[yy] = 0
         if self.hsize + py != 0 and (py < dy or py >= dy + n):
             self.unwrap(py - 1)
 
@@ -926,6 +927,13 @@ class ScreenSink:
     def restore_state(self) -> None:
         cx, cy, self.origin = self.saved
         self.cursormove(cx, cy, False)
+
+
+def _outside(start: int, other: int, n: int) -> range:
+    """The rows of [start, start + n) that are not in [other, other + n)."""
+    if start < other:
+        return range(start, min(start + n, other))
+    return range(max(start, other + n), start + n)
 
 
 def trim_row(row: list[str]) -> None:

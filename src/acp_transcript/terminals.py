@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from ._decoder import TranscriptDecoder
+from ._defs import MAX_SIZE
 from ._legacy import LEGACY_OUTPUT, LegacyChange, legacy_output_for_agent, parse_legacy_meta
 from ._options import Options, parse_options
 from ._validate import (
@@ -72,6 +73,10 @@ STATE_UPDATE = "state_update"
 #: unbounded number (each costs a few KiB plus its window). A session of an agent that runs one terminal per
 #: command stays far below it; pass ``max_terminals=None`` to lift it.
 DEFAULT_MAX_TERMINALS = 10_000
+#: The tallest screen a terminal renders at (TerminalStore(max_rows=...)): an agent-given size may say 65,535
+#: rows, but line inserts, deletes and region scrolls cost O(rows) each (as in tmux, whose own limit is
+#: 10,000), so the store renders taller terminals as this many rows; real terminals are far shorter.
+DEFAULT_MAX_ROWS = 1000
 #: store.warnings keeps the most recent this many (a caller that never clears it does not grow it forever).
 MAX_WARNINGS = 1000
 # v1 and v2 tool-call updates whose content may reference a terminal (v2 streams content in chunks too).
@@ -226,13 +231,13 @@ class Terminal:
         self.transcript_dropped = 0
         self._append_output(data)
 
-    def _resize(self, decoder_options: dict[str, Any]) -> None:
+    def _resize(self, decoder_options: dict[str, Any], max_rows: int) -> None:
         """Render at ``size`` from here on, or at the store's ``columns``/``rows`` when the size is cleared
         (SPEC 2.8: no reflow; a switch between sized and unsized commits the current screen first)."""
         columns: int | None
         rows: int | None
         if self.size is not None:
-            columns, rows = self.size.cols, self.size.rows
+            columns, rows = self.size.cols, min(self.size.rows, max_rows)
         else:
             columns, rows = decoder_options.get("columns"), decoder_options.get("rows")
         self._add_committed(self._decoder.resize(columns, rows))
@@ -302,6 +307,7 @@ class TerminalStore:
         max_transcript_chars: int | None = None,
         max_terminals: int | None = DEFAULT_MAX_TERMINALS,
         use_size: bool = True,
+        max_rows: int = DEFAULT_MAX_ROWS,
         **decoder_options: Any,
     ) -> None:
         unknown = sorted(set(decoder_options) - set(Options._fields))
@@ -315,6 +321,8 @@ class TerminalStore:
         ):
             if value is not None and (not is_int(value) or value < 0):
                 raise ValueError(f"{name} must be a non-negative int or None")
+        if not is_int(max_rows) or not 1 <= max_rows <= MAX_SIZE:
+            raise ValueError(f"max_rows must be an int from 1 to {MAX_SIZE}")
         if not isinstance(use_size, bool):
             raise TypeError(f"use_size must be a bool, not {type(use_size).__name__}")
         if legacy_output not in LEGACY_OUTPUT:
@@ -328,6 +336,10 @@ class TerminalStore:
         # SPEC 3.1 rev 2: a terminal with a known `size` renders at it (SPEC 2.8); `columns`/`rows` among the
         # decoder options are the size of a terminal whose size is unknown or cleared (default: unsized).
         self.use_size = use_size
+        # An agent-given height above this renders as this many rows: a line insert, delete or region
+        # scroll costs O(rows) as in tmux, so an agent's 65,535-row size would make every one of them
+        # cost ~100 us (benchmarks/README.md, round 4).
+        self.max_rows = max_rows
         self.decoder_options = decoder_options
         self.agent_name: str | None = None  # from the session's `initialize` response, once seen
         self.warnings: list[ProtocolWarning] = []
@@ -479,7 +491,7 @@ class TerminalStore:
             # Before the output: a snapshot in the same update was written at this size.
             terminal.size = patch.size
             if self.use_size:
-                terminal._resize(self.decoder_options)
+                terminal._resize(self.decoder_options, self.max_rows)
         if patch.output is not OMITTED:
             terminal._replace_output(patch.output or b"")  # null: empty output
             terminal.output_meta = patch.output_meta
