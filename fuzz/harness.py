@@ -23,7 +23,8 @@ UNICODE = ("standard", "strict", "off")
 
 
 def split_input(data: bytes) -> tuple[dict[str, object], list[bytes]]:
-    """Options from the first three bytes, then the payload cut into chunks."""
+    """Options from the first three bytes (flags: mode, tabs, alternate screen, Unicode policy, 0x40 a
+    sized screen, 0x80 small limits), then the payload cut into chunks."""
     head = data[:3].ljust(3, b"\0")
     flags, limits, cuts = head
     payload = data[3:]
@@ -36,6 +37,8 @@ def split_input(data: bytes) -> tuple[dict[str, object], list[bytes]]:
     if flags & 0x80:  # small limits, so that every bound is reached
         options.update(live_lines=1 + limits % 4, max_line_cells=1 + limits % 29, max_live_cells=1 + limits % 61,
                        max_jump=limits % 13, max_string_bytes=limits % 9)
+    if flags & 0x40:  # sized rendering (SPEC 2.8): small screens, so that wrapping and scrolling happen
+        options.update(columns=1 + (limits * 7) % 40, rows=1 + limits % 9)
     size = 1 + cuts % 97 if cuts else len(payload) or 1
     return options, [payload[i : i + size] for i in range(0, len(payload), size)]
 
@@ -83,12 +86,15 @@ def seeds() -> list[bytes]:
     """The seed corpus: the PTY captures and the test tables' inputs, behind a few option headers."""
     root = Path(__file__).resolve().parents[1]
     bodies = [path.read_bytes()[:4096] for path in sorted((root / "tests" / "captures").glob("*.bin"))]
+    sized = [path.read_bytes()[:4096] for path in sorted((root / "tests" / "captures" / "sized").glob("*.bin"))]
     bodies += [
         b"A\x1b[1\n;31mB", b"\xe2\x82\x1b[31mX", b"\x1b]0;t\x07x", b"\x1bP1$r\x1b\\", b"a\tb\x1b[3D\x1b[2@c",
         b"one\ntwo\x1b[A\x1b[2D\x1b[J", b"\x1b[?1049hx\x1b[?1049ly", b"ab\x1b[65535b", "\u202e\U0001f3f4\U000e0067".encode(),
         b"cGFzc2VkDQo=", b"x\x1b[" + b"9" * 40 + b"C", b"\x1b_G" + b"A" * 50 + b"\n\n",
     ]
     small = [header + body for body in bodies for header in (b"\x00\x00\x00", b"\x81\x07\x05", b"\x9a\x11\x01")]
+    sized_bodies = sized + ["\u4e2d\u6587e\u0301\U0001f600\x1b[2;3r\x1b[3;1H\n\n\x1bM\x1b[L\x1b[2P\x1b[?7lxyz".encode()]
+    small += [header + body for body in sized_bodies for header in (b"\x40\x0b\x00", b"\xc2\x21\x03")]
     # Full-length lines with the default options (header 0: one chunk), then the sequences that edit a
     # whole line: the inputs whose cost the bounds are about.
     full = b"x" * 65536
