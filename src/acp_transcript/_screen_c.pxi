@@ -353,10 +353,10 @@ cdef class ScreenSink(Sink):
         cdef uint32_t *dst
         cdef Mark *mark
         buf_reserve(out, n)
-        if acp_printable_ascii(cells, n):  # most rows: one vectorised check, one copy
+        if n and acp_printable_ascii(cells, n):  # most rows: one vectorised check, one copy
             memcpy(out.data + out.len, cells, n * sizeof(uint32_t))
             out.len += n
-            if n and out.maxchar < 0x7E:
+            if out.maxchar < 0x7E:
                 out.maxchar = 0x7E
             x = n
         while x < n:
