@@ -51,6 +51,8 @@ SCREEN_TEXT = [
     b"a", b"bc", b"hello ", b"0123456789", b"x" * 23, " ".encode(), "\u00e9".encode(), "\u4e2d".encode(),
     "\u6587\u5b57".encode(), "\U0001f600".encode(), "e\u0301".encode(), "\u0301".encode(),
     "\U0001f469\u200d\U0001f4bb".encode(), "\uff21".encode(),
+    # runs of one width past U+1100 (put_run): block elements and halfwidth katakana (1 cell), Hangul (2)
+    "\u2588\u258c\u2591".encode() * 3, "\uff71\uff72\uff73".encode(), "\ud55c\uae00".encode(),
 ]
 SCREEN_CONTROLS = [b"\n", b"\r", b"\t", b"\x08", b"\r\n", b"\x1b7", b"\x1b8", b"\x1bD", b"\x1bE", b"\x1bM",
                    b"\x1b[s", b"\x1b[u", b"\x1b[?7l", b"\x1b[?7h", b"\x1b[?6h", b"\x1b[?6l", b"\x1b[0m",
