@@ -61,6 +61,23 @@ def test_a_row_never_ends_in_blanks(impl):
     assert decoder.live == "aa"
 
 
+@pytest.mark.parametrize("columns, rows", [(10, 3), (10, 1), (7, 24), (1, 2)])
+def test_a_log_scrolling_through_the_screen(both, columns, rows):
+    """Plain lines through the bottom row: the fallback takes them as a block (put_lines), the core row by
+    row; lines shorter than, as long as and longer than a row, empty lines, then edits after them."""
+    lines = [b"x" * (n % 23) + b"%d" % n for n in range(300)] + [b"", b"0123456789", b"", b"end"]
+    data = b"\n".join(lines) + b"\n\x1b[2A\x1b[Kedit\x1b[5;1Hcup"
+    c, py = both
+    outputs = []
+    for impl in (c, py):
+        for step in (len(data), 4096, 37):
+            decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
+            out = "".join(decoder.decode(data[i : i + step]) for i in range(0, len(data), step))
+            outputs.append((out + decoder.decode(b"", final=True), decoder.stats))
+    assert all(output == outputs[0] for output in outputs)
+    assert outputs[0][0].startswith("x" * 0 + "0\nx1\nxx2\n")
+
+
 def test_lines_are_committed_as_they_scroll_off(impl):
     decoder = impl.TranscriptDecoder(columns=10, rows=3)
     assert decoder.decode(b"1\n2\n3\n") == "1\n"  # the last LF scrolled the screen: "1" left the top

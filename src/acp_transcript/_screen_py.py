@@ -52,6 +52,7 @@ _WIDE = tuple(value + (index & 1) for index, value in enumerate(WIDE))
 # Text that is all one-cell characters (most of it): below U+0300 the table has no zero-width or wide
 # character (``tests/test_widths.py`` checks), and the parser never prints a control.
 _ASCII_RUN = re.compile("[\x20-\x7e]*")
+_PLAIN_LINE = re.compile("[\x20-\x7e]*")  # fullmatch: a line put_lines can take
 NARROW_BELOW = 0x300
 WIDE_BELOW = 0x1100  # no character below is wide (tests/test_widths.py checks)
 
@@ -235,15 +236,73 @@ class ScreenSink:
     # ------------------------------------------------------------------ the Sink interface (_parser_py)
 
     def print(self, text: str) -> None:
-        if "\n" in text:
-            for index, piece in enumerate(text.split("\n")):
-                if index:
-                    self.linefeed(False)
-                    self.cx = 0
-                if piece:
-                    self.put_text(piece)
-        else:
+        if "\n" not in text:
             self.put_text(text)
+            return
+        pieces = text.split("\n")
+        last = len(pieces) - 1
+        index = 0
+        while True:
+            if index < last and self.at_empty_bottom():
+                index = self.put_lines(pieces, index, last)
+            if pieces[index]:
+                self.put_text(pieces[index])
+            if index == last:
+                return
+            self.linefeed(False)
+            self.cx = 0
+            index += 1
+
+    def at_empty_bottom(self) -> bool:
+        """The state a log leaves the screen in: the cursor at column 0 of the empty bottom row of a
+        whole-screen region on the main screen, auto-wrap on, and a screen too small for max_live_cells to
+        commit rows early. put_lines can then take whole lines at once."""
+        cy = self.cy
+        screen = self.screen
+        return (self.main is None and cy == self.rlower == self.height - 1 and self.rupper == 0 and self.cx == 0
+                and self.wrap and not self.zwj and not screen.rows[cy] and not screen.used[cy]
+                and not screen.wrapped[cy] and self.height * self.columns <= self.max_live_cells)
+
+    def put_lines(self, pieces: list[str], index: int, last: int) -> int:
+        """Plain ASCII lines pieces[index:j], each ended by its line feed, from at_empty_bottom(): what
+        put_text and linefeed do to them row by row (each line cut into rows of ``columns``, all but its
+        last wrapped; one scroll per row, the top row to the history), done with list and str slicing.
+        Returns j, the first piece not taken (the caller goes on from there, after its line feed)."""
+        sx = self.columns
+        rows: list[str] = []
+        wrapped: list[bool] = []
+        j = index
+        while j < last and _PLAIN_LINE.fullmatch(pieces[j]):
+            piece = pieces[j]
+            if len(piece) <= sx:
+                rows.append(piece)
+                wrapped.append(False)
+            else:
+                cut = range(0, len(piece), sx)
+                rows.extend(piece[start : start + sx] for start in cut)
+                wrapped.extend([True] * (len(cut) - 1) + [False])
+            j += 1
+        count = len(rows)
+        if not count:
+            return index
+        screen = self.screen
+        keep = self.height - 1  # rows above the (empty) bottom row
+        # the history: the top rows of the screen, then the new rows that scroll off at once
+        gone = min(count, keep)
+        parts = [screen.row_text(y) + ("" if screen.wrapped[y] else "\n") for y in range(gone)]
+        through = count - keep
+        if through > 0:
+            parts += [row if wrap else row + "\n" for row, wrap in zip(rows[:through], wrapped[:through])]
+        self.emit("".join(parts))
+        self.hsize += count
+        self.history_open = screen.wrapped[gone - 1] if through <= 0 else wrapped[through - 1]
+        # the screen: what is left of the old rows, the new rows that stay, and an empty bottom row
+        start = max(through, 0)
+        screen.rows[:] = screen.rows[gone:keep] + [list(row) for row in rows[start:]] + [[]]
+        screen.wrapped[:] = screen.wrapped[gone:keep] + wrapped[start:] + [False]
+        screen.used[:] = screen.used[gone:keep] + [len(row) for row in rows[start:]] + [0]
+        screen.cells = sum(map(len, screen.rows))
+        return j
 
     def execute(self, byte: int) -> None:
         if byte == CR:
