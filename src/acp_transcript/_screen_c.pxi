@@ -223,6 +223,28 @@ cdef extern from *:
     """
     /* Cells holding a character (neither BLANK, 0, nor PAD, 3): a count without branches, so that it
        vectorises (every write onto a row counts what it overwrites, for stats["cells_overwritten"]). */
+    /* A row's cells as text while they are ordinary characters (acp_ordinary), blanks (as spaces) or
+       padding (dropped): the cells taken are returned, the characters written in *written, and OR-ed into
+       *seen (the str kind, as acp_copy_ordinary). */
+    static inline Py_ssize_t acp_copy_cells(uint32_t *restrict dst, const uint32_t *restrict src, Py_ssize_t n,
+                                            uint32_t *seen, Py_ssize_t *written) {
+        Py_ssize_t i = 0, k = 0;
+        uint32_t bits = 0;
+        for (; i < n; i++) {
+            uint32_t c = src[i];
+            if (c == 3u)
+                continue;
+            if (c == 0u)
+                c = 0x20u;
+            else if (!acp_ordinary(c))
+                break;
+            dst[k++] = c;
+            bits |= c;
+        }
+        *seen |= bits;
+        *written = k;
+        return i;
+    }
     static inline Py_ssize_t acp_written_cells(const uint32_t *c, Py_ssize_t n) {
         uint32_t count = 0;  /* n is at most a row: 65535 cells */
         for (Py_ssize_t i = 0; i < n; i++)
@@ -231,6 +253,8 @@ cdef extern from *:
     }
     """
     Py_ssize_t acp_written_cells(const uint32_t *c, Py_ssize_t n) nogil
+    Py_ssize_t acp_copy_cells(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen,
+                              Py_ssize_t *written) nogil
 
 
 cdef inline Py_ssize_t written_cells(const uint32_t *cells, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
@@ -347,7 +371,7 @@ cdef class ScreenSink(Sink):
     cdef int row_text(self, Screen *screen, Py_ssize_t y, Buf *out) except -1 nogil:
         """Row y's text (_screen_py.Screen.row_text)."""
         cdef Row *row = &screen.rows[y]
-        cdef Py_ssize_t x = 0, k, n = row.len
+        cdef Py_ssize_t x = 0, k, n = row.len, written
         cdef uint32_t cell, seen = 0
         cdef const uint32_t *cells = row.cells
         cdef uint32_t *dst
@@ -361,18 +385,18 @@ cdef class ScreenSink(Sink):
             x = n
         while x < n:
             cell = cells[x]
-            if acp_ordinary(cell):
-                # Ordinary characters (no blank, padding or mark: those are below 0x20 or have the high
-                # bit) are copied 16 at a time, as line_text does for the unsized window.
+            if cell == PAD or cell == BLANK or acp_ordinary(cell):
+                # Ordinary characters (no mark: marks have the high bit), blanks and padding: one output
+                # cell at most per cell. ASCII-range runs are copied 16 at a time, as line_text does for
+                # the unsized window; the rest (wide characters and their padding) in one tight loop.
                 buf_reserve(out, n - x)
-                dst = out.data + out.len - x  # dst[k] is where cells[k] goes
-                k = x + acp_copy_ordinary(dst + x, cells + x, n - x, &seen) if cell < 0xAD else x
-                while k < n and acp_ordinary(cells[k]):
-                    dst[k] = cells[k]
-                    seen |= cells[k]
-                    k += 1
-                out.len += k - x
-                x = k
+                if cell < 0xAD and cell > PAD:
+                    k = acp_copy_ordinary(out.data + out.len, cells + x, n - x, &seen)
+                    out.len += k
+                    x += k
+                k = acp_copy_cells(out.data + out.len, cells + x, n - x, &seen, &written)
+                out.len += written
+                x += k
                 continue
             if cell == BLANK:
                 buf_put(out, 0x20)
