@@ -62,6 +62,15 @@ def test_sanitize_options_are_flags(tmp_path):
     assert run("sanitize", "--unicode", "off", stdin="\u202e".encode()).stdout == "\u202e".encode()
 
 
+def test_sanitize_at_a_size(impl_env):
+    """SPEC 2.8: --columns/--rows render as a terminal of that size (wrap, then CUP addresses the screen)."""
+    data = b"abcdefghij\n\x1b[1;1HX"
+    assert run("sanitize", "--columns", "4", "--rows", "3", stdin=data, env=impl_env).stdout == b"abcdXfghij"
+    assert run("sanitize", stdin=data, env=impl_env).stdout == b"abcdefghij\nX"  # unsized: a fresh line
+    result = run("sanitize", "--columns", "0", stdin=data)
+    assert result.returncode == 2 and b"columns must be between 1 and 65535" in result.stderr
+
+
 def test_sanitize_output_is_utf8_whatever_the_locale():
     result = run("sanitize", stdin="é ✓\n".encode(), env={"LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": "ascii"})
     assert result.stdout == "é ✓\n".encode()
