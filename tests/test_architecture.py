@@ -35,10 +35,11 @@ ONLY_PY = {
     ("TranscriptDecoder", "emit"),  # the fallback applies the policy per commit; the core per call
     ("RenderSink", "csi_finals"), ("StripSink", "csi_finals"), ("RecordingSink", "csi_finals"),
     ("ScreenSink", "print"), ("ScreenSink", "csi_finals"), ("ScreenSink", "put_text"),
-    # a block of plain lines scrolled through the bottom row with list slicing, since per-row Python work is
+    # a block of plain lines scrolled through the bottom row with list slicing, and a redraw that fits its row
+    # written at once (clean_cells), since per-row and per-run Python work is
     # what the fallback's sized rendering spends its time on; the core's runs stop at LF, and a row costs it
     # what a row of the unsized window does
-    ("ScreenSink", "at_empty_bottom"), ("ScreenSink", "put_lines"),
+    ("ScreenSink", "at_empty_bottom"), ("ScreenSink", "put_lines"), ("ScreenSink", "clean_cells"),
 }
 ONLY_C = {
     # the same print, for the two kinds of run the core decodes into (bytes that are ASCII, UCS-4 cells)

@@ -78,6 +78,26 @@ def test_a_log_scrolling_through_the_screen(both, columns, rows):
     assert outputs[0][0].startswith("x" * 0 + "0\nx1\nxx2\n")
 
 
+@pytest.mark.parametrize("data", [
+    "\rdl |██   | 4%\rdl |███  | 6%\rdl |█████| 9%".encode(),  # a redraw over one-cell characters
+    "中文字\r日本\rab\rxyz".encode(),  # over wide characters: the exact path clears their halves
+    "abcdef\r\x1b[3C中\x1b[1;1H한글".encode(),  # wide text over narrow cells, then over wide ones
+    "e\u0301abc\rxyz\r中".encode(),  # over a cell with a mark
+    "abcdefghi\r中文字中文".encode(),  # too wide for the row: wraps
+])
+def test_redraws_in_one_write_or_cell_by_cell(both, data):
+    """The fallback writes a redraw that fits its row over clean cells at once (clean_cells), the core run
+    by run; wide cells, marks and wrapping take the exact path in both."""
+    c, py = both
+    for columns in (5, 9, 12):
+        results = []
+        for impl in (c, py):
+            decoder = impl.TranscriptDecoder(columns=columns, rows=3)
+            out = decoder.decode(data)
+            results.append((out, decoder.live, decoder.decode(b"", final=True), decoder.stats))
+        assert results[0] == results[1], columns
+
+
 def test_lines_are_committed_as_they_scroll_off(impl):
     decoder = impl.TranscriptDecoder(columns=10, rows=3)
     assert decoder.decode(b"1\n2\n3\n") == "1\n"  # the last LF scrolled the screen: "1" left the top

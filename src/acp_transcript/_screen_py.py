@@ -57,14 +57,25 @@ NARROW_BELOW = 0x300
 WIDE_BELOW = 0x1100  # no character below is wide (tests/test_widths.py checks)
 
 
-def _char_class(table: tuple[int, ...]) -> str:
-    return "".join(f"\\U{start:08x}-\\U{end:08x}" for start, end in zip(table[::2], table[1::2]))
+def _bmp_class(table: tuple[int, ...]) -> str:
+    """The table's ranges below U+10000 as a regex class body. re keeps a class of BMP characters as a
+    bitmap, one lookup per character; with astral ranges in it, it tests every range in turn (30 times
+    slower with these tables)."""
+    return "".join(f"\\u{start:04x}-\\u{min(end, 0xFFFF):04x}" for start, end in zip(table[::2], table[1::2])
+                   if start < 0x10000)
 
 
-# Runs of non-ASCII characters of one width (put_run); the tables are disjoint (tests/test_widths.py).
-_NARROW_RUN = re.compile(f"[^\\x00-\\x7e{_char_class(ZERO)}{_char_class(WIDE)}]*")
-_WIDE_RUN = re.compile(f"[{_char_class(WIDE)}]*")
-_WIDE_CHAR = re.compile(f"[{_char_class(WIDE)}]")
+_ZERO_BMP, _WIDE_BMP = _bmp_class(ZERO), _bmp_class(WIDE)
+# Runs of non-ASCII BMP characters of one width (put_run; astral characters take put_char), exact: the
+# tables are disjoint (tests/test_widths.py).
+_NARROW_RUN = re.compile(f"[^\\x00-\\x7e{_ZERO_BMP}{_WIDE_BMP}\\U00010000-\\U0010ffff]*")
+_WIDE_RUN = re.compile(f"[{_WIDE_BMP}]*")
+# Cells that may be wide: a wide BMP character or any astral one (only ever a reason to take the exact path).
+_MAYBE_WIDE = re.compile(f"[{_WIDE_BMP}\\U00010000-\\U0010ffff]")
+# Text of one- and two-cell characters (clean_cells; fullmatch): printable BMP, not zero-width.
+_CELL_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]+")
+_WIDE_BMP_CHAR = re.compile(f"[{_WIDE_BMP}]")
+_WIDE_SPLIT = re.compile(f"([{_WIDE_BMP}]+)")
 
 
 def char_width(char: str) -> int:
@@ -471,6 +482,14 @@ class ScreenSink:
         """Printable text without LF at the cursor. Runs of ASCII take tmux's collected path a row at a time
         (``screen_write_collect_add``/``_end``) while auto-wrap is on; every other character takes
         ``screen_write_cell``. The two differ only in how padding left after the text is cleared."""
+        if self.wrap and not self.zwj:
+            cells = self.clean_cells(text)
+            if cells is not None:
+                # text that fits on the row, over cells without wide characters, marks or padding: every
+                # path below comes down to writing its cells (a progress bar's redraw, a line of CJK)
+                self.write_cells(self.cy, self.cx, cells)
+                self.cx += len(cells)
+                return
         start = 0
         end = len(text)
         while start < end:
@@ -508,6 +527,36 @@ class ScreenSink:
             start += take
             self.cx = cx + take
 
+    def clean_cells(self, text: str) -> str | None:
+        """put_text's shortcut: the cells of ``text`` (each wide character followed by padding) when it is
+        characters of one or two cells that end on the cursor's row, and the cells they cover (and the one
+        after them) hold no wide character, mark or padding: then neither path of put_text clears anything
+        (see overwrite), no row wraps, and writing the cells is all they do. None otherwise."""
+        cx = self.cx
+        if cx >= self.columns or not _CELL_TEXT.fullmatch(text):
+            return None
+        wide = len(_WIDE_BMP_CHAR.findall(text)) if max(text) >= "\u1100" else 0
+        stop = cx + len(text) + wide
+        if stop > self.columns:
+            return None
+        if wide:  # runs of wide characters alternate with the rest: each wide character, then padding
+            parts = _WIDE_SPLIT.split(text)
+            parts[1::2] = [PAD.join(run) + PAD for run in parts[1::2]]
+            cells = "".join(parts)
+        else:
+            cells = text
+        row = self.screen.rows[self.cy]
+        if cx >= len(row):
+            return cells  # appended: nothing is covered
+        if stop < len(row) and row[stop] == PAD:
+            return None
+        covered = row[cx:stop]
+        joined = "".join(covered)
+        if (len(joined) != len(covered) or PAD in joined
+                or (joined and max(joined) >= "\u1100" and _MAYBE_WIDE.search(joined))):
+            return None
+        return cells
+
     def put_run(self, text: str, start: int, end: int, width: int) -> int:
         """Non-ASCII characters text[start:end] of one width (1 or 2) with auto-wrap on, a row's worth at a
         time, while the cells they cover hold only one-cell characters without marks: there put_char's
@@ -524,7 +573,7 @@ class ScreenSink:
             covered = row[cx : cx + take * width]
             joined = "".join(covered)
             if (len(joined) != len(covered) or PAD in joined
-                    or (joined and max(joined) >= "\u1100" and _WIDE_CHAR.search(joined))):
+                    or (joined and max(joined) >= "\u1100" and _MAYBE_WIDE.search(joined))):
                 return start  # a mark, padding or a wide character: put_char's rules apply
             stop = cx + take * width
             if width == 2 and stop < len(row) and row[stop] == PAD:
