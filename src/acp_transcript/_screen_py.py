@@ -52,7 +52,6 @@ _WIDE = tuple(value + (index & 1) for index, value in enumerate(WIDE))
 # Text that is all one-cell characters (most of it): below U+0300 the table has no zero-width or wide
 # character (``tests/test_widths.py`` checks), and the parser never prints a control.
 _ASCII_RUN = re.compile("[\x20-\x7e]*")
-_PLAIN_LINE = re.compile("[\x20-\x7e]*")  # fullmatch: a line put_lines can take
 NARROW_BELOW = 0x300
 WIDE_BELOW = 0x1100  # no character below is wide (tests/test_widths.py checks)
 
@@ -283,7 +282,7 @@ class ScreenSink:
         rows: list[str] = []
         wrapped: list[bool] = []
         j = index
-        while j < last and _PLAIN_LINE.fullmatch(pieces[j]):
+        while j < last and _ASCII_RUN.fullmatch(pieces[j]):
             piece = pieces[j]
             if len(piece) <= sx:
                 rows.append(piece)
@@ -545,17 +544,7 @@ class ScreenSink:
             cells = "".join(parts)
         else:
             cells = text
-        row = self.screen.rows[self.cy]
-        if cx >= len(row):
-            return cells  # appended: nothing is covered
-        if stop < len(row) and row[stop] == PAD:
-            return None
-        covered = row[cx:stop]
-        joined = "".join(covered)
-        if (len(joined) != len(covered) or PAD in joined
-                or (joined and max(joined) >= "\u1100" and _MAYBE_WIDE.search(joined))):
-            return None
-        return cells
+        return cells if _clean_span(self.screen.rows[self.cy], cx, stop) else None
 
     def put_run(self, text: str, start: int, end: int, width: int) -> int:
         """Non-ASCII characters text[start:end] of one width (1 or 2) with auto-wrap on, a row's worth at a
@@ -569,15 +558,9 @@ class ScreenSink:
                 self.cx = 0
             cx = self.cx
             take = min((sx - cx) // width, end - start)
-            row = self.screen.rows[self.cy]
-            covered = row[cx : cx + take * width]
-            joined = "".join(covered)
-            if (len(joined) != len(covered) or PAD in joined
-                    or (joined and max(joined) >= "\u1100" and _MAYBE_WIDE.search(joined))):
-                return start  # a mark, padding or a wide character: put_char's rules apply
             stop = cx + take * width
-            if width == 2 and stop < len(row) and row[stop] == PAD:
-                return start  # stray padding that put_char would clear
+            if not _clean_span(self.screen.rows[self.cy], cx, stop):
+                return start  # a mark, padding or a wide character: put_char's rules apply
             chunk = text[start : start + take]
             self.write_cells(self.cy, cx, chunk if width == 1 else PAD.join(chunk) + PAD)
             start += take
@@ -1035,6 +1018,19 @@ class ScreenSink:
     def restore_state(self) -> None:
         cx, cy, self.origin = self.saved
         self.cursormove(cx, cy, False)
+
+
+def _clean_span(row: list[str], start: int, stop: int) -> bool:
+    """Cells [start, stop) of ``row`` hold only one-cell characters without marks (or nothing), and the
+    cell after them is no padding: writing over them, put_char and put_ascii clear nothing."""
+    if stop < len(row) and row[stop] == PAD:
+        return False  # stray padding that they would clear
+    covered = row[start:stop]
+    if not covered:
+        return True
+    joined = "".join(covered)
+    return (len(joined) == len(covered) and PAD not in joined
+            and not (max(joined) >= "\u1100" and _MAYBE_WIDE.search(joined)))
 
 
 def _outside(start: int, other: int, n: int) -> range:
