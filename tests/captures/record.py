@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import os
 import pty
+import select
+import signal
 import struct
 import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from fcntl import ioctl
 from pathlib import Path
 from termios import TIOCSWINSZ
@@ -22,16 +25,28 @@ from termios import TIOCSWINSZ
 HERE = Path(__file__).parent
 
 
-def record(argv: list[str], cwd: str, env_extra: dict[str, str] | None = None) -> bytes:
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24", **(env_extra or {})}
+def record(argv: list[str], cwd: str, env_extra: dict[str, str] | None = None, columns: int = 80, rows: int = 24,
+           kill_after: float | None = None) -> bytes:
+    """What ``argv`` writes to a ``columns`` x ``rows`` xterm-256color PTY (``TIOCSWINSZ``, as ``stty cols C rows
+    R``). ``kill_after``: SIGKILL after that many seconds, as a sandbox kills a command (no clean-up, no
+    leaving the alternate screen); the output is read until the PTY closes."""
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns), "LINES": str(rows), **(env_extra or {})}
     pid, fd = pty.fork()
-    if pid == 0:  # child: a terminal of 80x24
-        ioctl(0, TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    if pid == 0:  # child: a terminal of that size
+        ioctl(0, TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         os.chdir(cwd)
         os.execvpe(argv[0], argv, env)
     out = bytearray()
+    start = time.monotonic()
+    killed = False
     while True:
+        if kill_after is not None and not killed and time.monotonic() - start > kill_after:
+            os.kill(pid, signal.SIGKILL)
+            killed = True
         try:
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if not ready:
+                continue
             block = os.read(fd, 65536)
         except OSError:
             break

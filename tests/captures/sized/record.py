@@ -17,52 +17,22 @@ top, watch and vim, and root for apt). For each capture it writes:
 from __future__ import annotations
 
 import json
-import os
-import pty
-import signal
-import struct
 import subprocess
 import sys
 import tempfile
 import textwrap
-import time
-from fcntl import ioctl
 from pathlib import Path
-from termios import TIOCSWINSZ
 
 HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE.parent.parent))
+sys.path.insert(0, str(HERE.parent.parent))  # tests/: tmux_reference
+sys.path.insert(0, str(HERE.parent))  # tests/captures/: the PTY recorder of the 80x24 captures
+from record import record  # noqa: E402
 from tmux_reference import TmuxReference  # noqa: E402
 
 
-def record(command: str, columns: int, rows: int, cwd: str, kill_after: float | None = None) -> bytes:
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns), "LINES": str(rows), "LANG": "C.UTF-8"}
-    pid, fd = pty.fork()
-    if pid == 0:
-        ioctl(0, TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-        os.chdir(cwd)
-        os.execvpe("sh", ["sh", "-c", command], env)
-    out = bytearray()
-    start = time.monotonic()
-    killed = False
-    while True:
-        if kill_after is not None and not killed and time.monotonic() - start > kill_after:
-            os.kill(pid, signal.SIGKILL)  # as a sandbox kills a command: no clean-up, no leaving the screen
-            killed = True
-        try:
-            import select
-
-            ready, _, _ = select.select([fd], [], [], 0.1)
-            if not ready:
-                continue
-            block = os.read(fd, 65536)
-        except OSError:
-            break
-        if not block:
-            break
-        out += block
-    os.waitpid(pid, 0)
-    return bytes(out).replace(cwd.encode(), b"/tmp/demo")
+def record_sized(command: str, columns: int, rows: int, cwd: str, kill_after: float | None = None) -> bytes:
+    data = record(["sh", "-c", command], cwd, {"LANG": "C.UTF-8"}, columns, rows, kill_after)
+    return data.replace(cwd.encode(), b"/tmp/demo")
 
 
 def setup(root: Path) -> None:
@@ -127,7 +97,7 @@ def main() -> int:
             subprocess.run(["apt-get", "install", "-y", str(root / "acp-demo.deb")], check=True, capture_output=True)
             try:
                 for name, (command, columns, rows, kill_after) in CAPTURES.items():
-                    data = record(command, columns, rows, temporary, kill_after)
+                    data = record_sized(command, columns, rows, temporary, kill_after)
                     (HERE / f"{name}.bin").write_bytes(data)
                     meta = {"command": command, "columns": columns, "rows": rows, "tmux": tmux.version(),
                             "killed_after_seconds": kill_after}
