@@ -16,6 +16,9 @@ import json
 import subprocess
 import sys
 
+# A 65,536-cell line cut into as many chunks as it can have (see the fragmented rows below).
+FRAGMENTED = "b'x' * 65536 + b''.join(b'\\x1b[%dG\\x1b[511X' % (k + 2) for k in range(0, 65536, 513))"
+
 CASES = {
     "unterminated OSC": ("b'\\x1b]0;'", "b'x' * 65536"),
     "5000-digit CSIs": ("b''", "(b'\\x1b[' + b'9' * 5000 + b'm') * 13"),
@@ -36,6 +39,11 @@ CASES = {
     "ECH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[65535X' * 8192"),
     "ICH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[1@' * 16384"),
     "DCH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[1P' * 16384"),
+    # long lines are chunks once edited (_chunks_c.pxi): the worst case for them is the most chunks a line can
+    # hold (a fill of 511 blanks after every 513th cell) and edits far from where the walk to a column starts
+    "ECH near the end of a fragmented line": (FRAGMENTED, "b'\\x1b[65400G\\x1b[X' * 8192"),
+    "ICH in the middle of a fragmented line": (FRAGMENTED, "b'\\x1b[32768G\\x1b[@' * 8192"),
+    "text over the middle of a fragmented line": (FRAGMENTED, "b'\\x1b[32768Gab' * 8192"),
     "LF flood (live_lines=2**40)": ("b''", "b'\\n' * 65536"),
     # sized rendering (SPEC 2.8): the rows of the screen are an array, so a line insert, delete or region
     # scroll moves O(rows) row headers (as tmux's grid does); a full-screen line feed is O(1)

@@ -47,6 +47,10 @@ ONLY_C = {
     ("StripSink", "print_ascii"), ("StripSink", "print_cps"), ("Parser", "print_cp"),
     ("RecordingSink", "print_ascii"), ("RecordingSink", "print_cps"),
     ("LineWindow", "write_ascii"), ("LineWindow", "prepare_write"),
+    # long lines as chunks once edited (_chunks_c.pxi), so that REP/ECH/EL/ICH/DCH cost what they change; the
+    # fallback's lines are str/list, where slicing is already the whole cost of such an edit
+    ("LineWindow", "chunked"), ("LineWindow", "write_chunked"),
+    ("TranscriptDecoder", "line_chunks"),  # _line_chunks, the tests' view of those chunks (their bound)
     # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
     ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),
     # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)

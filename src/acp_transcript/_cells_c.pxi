@@ -3,10 +3,19 @@
 # str kind to build) and which characters the Unicode policy must look at. The fallback's equivalents are
 # lists of one-character strs and str joins (_window_py).
 
+# A piece of a long line (_chunks_c.pxi).
+ctypedef struct Chunk:
+    uint32_t *cells  # a literal chunk's cells (room for the window's chunk size); NULL for a fill
+    Py_ssize_t len
+    uint32_t fill  # a fill's cell
+
 ctypedef struct Line:
-    uint32_t *cells
+    uint32_t *cells  # a flat line's cells (NULL when chunked)
     Py_ssize_t len
     Py_ssize_t cap
+    Chunk *chunks  # a chunked line's chunks (NULL when flat; see _chunks_c.pxi)
+    Py_ssize_t nchunks, chunks_cap
+    Py_ssize_t finger, finger_at  # a chunk index < nchunks (or 0) and its first column: where walks can start
     # Every cell is printable ASCII (only appended to, never padded, erased in the middle, tabbed or given a
     # wider character): its text is its cells as they are, copied out without looking at each one. Plain
     # text is all such lines (benchmarks/README.md: line_text was 9 of the 20 instructions per byte).
@@ -220,6 +229,17 @@ cdef inline Py_ssize_t written(const uint32_t *cells, Py_ssize_t start, Py_ssize
 cdef int line_text(Line *line, Buf *out) except -1 nogil:
     """Mirror of _window_py.line_text: tab spans to \\t, trailing blanks dropped, other blanks to spaces."""
     cdef Py_ssize_t n = line.len, i = 0, pending = 0, need, k
+    cdef Line flat
+    if line.chunks != NULL:  # a chunked line's text is its cells laid out flat (once, as it is output)
+        memset(&flat, 0, sizeof(Line))
+        flat.cells = chunk_alloc(n if n else 1)
+        chunks_flatten(line, flat.cells)
+        flat.len = n
+        try:
+            line_text(&flat, out)
+        finally:
+            free(flat.cells)
+        return 0
     cdef uint32_t cp
     cdef const uint32_t *cells = line.cells
     cdef bint tab

@@ -11,7 +11,8 @@ checks), one include file per module of the twin::
     _strip_c.pxi   StripSink              <->  _strip_py.py
     _policy_c.pxi  the Unicode policy     <->  _unicode_policy.py
     this file      TranscriptDecoder, sanitize, sanitize_batch, sanitize_arrow  <->  _decoder_py.py
-    _defs_c.pxi (constants, <-> _defs.py), _cells_c.pxi (cells and buffers), _arrow_c.pxi (Arrow C data)
+    _defs_c.pxi (constants, <-> _defs.py), _cells_c.pxi (cells and buffers), _chunks_c.pxi (long lines as
+    chunks, so that an edit costs what it changes), _arrow_c.pxi (Arrow C data)
 
 One module, so that the C compiler sees every call: the classes are ``@cython.final`` and their methods
 direct C calls, except the parser's calls on its sink (one virtual call per text run or control function).
@@ -39,6 +40,7 @@ cdef extern from "Python.h":
 
 include "_defs_c.pxi"
 include "_cells_c.pxi"
+include "_chunks_c.pxi"
 include "_policy_c.pxi"
 include "_parser_c.pxi"
 include "_window_c.pxi"
@@ -46,6 +48,22 @@ include "_render_c.pxi"
 include "_screen_c.pxi"
 include "_strip_c.pxi"
 include "_arrow_c.pxi"
+
+# A line longer than this many cells becomes chunks of at most this many at its first edit (_chunks_c.pxi):
+# 512 balances the walk over a 65,536-cell line's chunks (at most 257) against the cells one edit copies.
+cdef Py_ssize_t line_chunk_cells = 512
+
+
+def _set_line_chunk_cells(Py_ssize_t cells):
+    """For tests: decoders made from now on chunk long lines at ``cells`` (small values let short inputs
+    reach the chunked code). Returns the previous value. Output never depends on it."""
+    global line_chunk_cells
+    if cells < 1:
+        raise ValueError("cells must be at least 1")
+    previous = line_chunk_cells
+    line_chunk_cells = cells
+    return previous
+
 
 # Byte classes for the base64 alphabet (RFC 4648 table 1); 64 = '=', 255 = invalid.
 cdef uint8_t B64[256]
@@ -199,6 +217,7 @@ cdef class TranscriptDecoder:
             window.max_line_cells = options.max_line_cells
             window.max_live_cells = options.max_live_cells
             window.max_jump = options.max_jump
+            window.chunk_size = line_chunk_cells
             self.render_sink = RenderSink()
             self.render_sink.window = window
             self.render_sink.drop_alt = options.alt_screen == "drop"
@@ -249,6 +268,16 @@ cdef class TranscriptDecoder:
     def stats(self):
         """A copy of the diagnostics counters (SPEC 2.6); they add up over streams until ``reset()``."""
         return {key: self.stats[i] for i, key in enumerate(STAT_KEYS)}
+
+    def _line_chunks(self):
+        """For tests: ``(cells, chunks)`` for each line of the current window (0 chunks: a flat line), to check
+        the chunk bound of _chunks_c.pxi. Empty in strip mode and in sized rendering."""
+        cdef LineWindow window
+        cdef Py_ssize_t i
+        if self.render_sink is None:
+            return []
+        window = self.render_sink.window
+        return [(window.lines[window.top + i].len, window.lines[window.top + i].nchunks) for i in range(window.count)]
 
     @property
     def live(self):

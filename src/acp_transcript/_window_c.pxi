@@ -26,6 +26,7 @@ cdef class LineWindow:
     cdef bint discard  # the alternate screen's: lines leaving the top are dropped, not committed
     cdef bint keep_tabs
     cdef Py_ssize_t live_lines, max_line_cells, max_live_cells, max_jump
+    cdef Py_ssize_t chunk_size  # a line longer than this becomes chunks at its first edit (_chunks_c.pxi)
     cdef int64_t *stats
     cdef Buf *out  # committed text goes here
 
@@ -89,6 +90,8 @@ cdef class LineWindow:
 
     cdef void release_line(self, Line *line) noexcept nogil:
         """A line leaves the window: keep its buffer for the next new line, or free it."""
+        if line.chunks != NULL:
+            line_free_chunks(line)
         if self.nspare < SPARE_LINES and 0 < line.cap <= SPARE_MAX_CAP:
             self.spare[self.nspare] = line[0]
             self.nspare += 1
@@ -117,6 +120,9 @@ cdef class LineWindow:
             self.lines[self.top + self.count].cells = NULL
             self.lines[self.top + self.count].len = 0
             self.lines[self.top + self.count].cap = 0
+        self.lines[self.top + self.count].chunks = NULL
+        self.lines[self.top + self.count].nchunks = 0
+        self.lines[self.top + self.count].chunks_cap = 0
         self.lines[self.top + self.count].plain = True
         self.count += 1
         return 0
@@ -124,7 +130,7 @@ cdef class LineWindow:
     cdef Py_ssize_t written(self) noexcept nogil:
         cdef Py_ssize_t i, total = 0
         for i in range(self.top, self.top + self.count):
-            total += written(self.lines[i].cells, 0, self.lines[i].len)
+            total += line_written(&self.lines[i], 0, self.lines[i].len)
         return total
 
     cdef int text(self, Buf *out) except -1 nogil:
@@ -155,7 +161,7 @@ cdef class LineWindow:
         cdef Py_ssize_t i
         for i in range(count):
             if self.discard:  # lines pushed out of the alternate window's top are discarded, not committed
-                self.stats[S_ALT] += written(self.lines[self.top + i].cells, 0, self.lines[self.top + i].len)
+                self.stats[S_ALT] += line_written(&self.lines[self.top + i], 0, self.lines[self.top + i].len)
             else:
                 line_text(&self.lines[self.top + i], self.out)
                 buf_put(self.out, LF)
@@ -191,6 +197,24 @@ cdef class LineWindow:
 
     # ------------------------------------------------------------------ printing
 
+    cdef int chunked(self, Line *line) except -1 nogil:
+        """Is ``line`` in chunks, after making it so if it is longer than one chunk? Called before an edit that
+        does not append, so that the edit costs what it changes (_chunks_c.pxi)."""
+        if line.chunks != NULL:
+            return 1
+        if line.len > self.chunk_size:
+            line_to_chunks(line, self.chunk_size)
+            return 1
+        return 0
+
+    cdef int write_chunked(self, const uint32_t *cps, const uint8_t *text, Py_ssize_t n) except -1 nogil:
+        """prepare_write and the copy, on a chunked line: ``cps`` (or the bytes ``text``) at the cursor."""
+        cdef Line *line = self.cursor_line()
+        cdef Py_ssize_t size = line.len
+        self.stats[S_OVERWRITTEN] += chunks_replace(line, self.col, n, cps, text, BLANK, self.chunk_size)
+        self.cells += line.len - size
+        return 0
+
     cdef int prepare_write(self, Py_ssize_t n) except -1 nogil:
         """Make room for n cells at the cursor (padding skipped cells with blanks) and count the written cells
         about to be overwritten. The caller has checked col + n <= max_line_cells."""
@@ -211,7 +235,7 @@ cdef class LineWindow:
     cdef int write_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t part
         cdef Line *line = self.cursor_line()
-        if self.col == line.len and self.col + n <= self.max_line_cells:
+        if self.col == line.len and self.col + n <= self.max_line_cells and line.chunks == NULL:
             # Appending, as plain text does: nothing is overwritten or padded, and only the cell limit can
             # commit lines (the line count did not change), so this is the loop below in one step.
             line_reserve(line, self.col + n)
@@ -228,8 +252,12 @@ cdef class LineWindow:
             part = self.max_line_cells - self.col
             if part > n:
                 part = n
-            self.prepare_write(part)
-            acp_widen(self.cursor_line().cells + self.col, text, part)
+            line = self.cursor_line()
+            if line.chunks != NULL or (self.col < line.len and self.chunked(line)):
+                self.write_chunked(NULL, text, part)
+            else:
+                self.prepare_write(part)
+                acp_widen(line.cells + self.col, text, part)
             self.col += part
             text += part
             n -= part
@@ -238,16 +266,21 @@ cdef class LineWindow:
 
     cdef int write(self, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t part
+        cdef Line *line
         while n:
             if self.col >= self.max_line_cells:
                 self.newline()
             part = self.max_line_cells - self.col
             if part > n:
                 part = n
-            self.prepare_write(part)
-            if self.cursor_line().plain and not acp_printable_ascii(cps, part):  # (colored text stays plain)
-                self.cursor_line().plain = False
-            memcpy(self.cursor_line().cells + self.col, cps, part * sizeof(uint32_t))
+            line = self.cursor_line()
+            if line.chunks != NULL or (self.col < line.len and self.chunked(line)):
+                self.write_chunked(cps, NULL, part)
+            else:
+                self.prepare_write(part)
+                if line.plain and not acp_printable_ascii(cps, part):  # (colored text stays plain)
+                    line.plain = False
+                memcpy(line.cells + self.col, cps, part * sizeof(uint32_t))
             self.col += part
             cps += part
             n -= part
@@ -268,13 +301,23 @@ cdef class LineWindow:
         # SPEC 2.3 rev 2: bounded by max_line_cells only (at most 8 cells), never by max_jump.
         cdef Py_ssize_t col = self.col, target = (col // 8 + 1) * 8, size, i, stop
         cdef Line *line
+        cdef uint32_t span[8]
         if target > self.max_line_cells:
             target = self.max_line_cells if self.max_line_cells > col else col
         if self.keep_tabs and target > col:
             line = self.cursor_line()
             size = line.len
             stop = target if target < size else size
-            if col >= size or written(line.cells, col, stop) == 0:
+            if line.chunks != NULL and (col >= size or chunks_written(line, col, stop) == 0):
+                span[0] = TAB
+                for i in range(1, target - col):
+                    span[i] = FILL
+                chunks_replace(line, col, target - col, span, NULL, BLANK, self.chunk_size)
+                self.cells += line.len - size
+                self.col = target
+                self.enforce_limits()
+                return 0
+            if line.chunks == NULL and (col >= size or written(line.cells, col, stop) == 0):
                 line_reserve(line, target)
                 line.plain = False
                 for i in range(size, col):
@@ -294,13 +337,28 @@ cdef class LineWindow:
     cdef int repeat(self, uint32_t *scratch, uint32_t char, Py_ssize_t count) except -1 nogil:
         """REP: at most max(0, end + max_jump - column) characters, built in ``scratch`` (room for 65535:
         a saturated parameter)."""
-        cdef Py_ssize_t room = self.cursor_line().len + self.max_jump - self.col, i
+        cdef Py_ssize_t room = self.cursor_line().len + self.max_jump - self.col, i, part, size
+        cdef Line *line
         if count > room:
             count = room
-        if count > 0:
-            for i in range(count):
-                scratch[i] = char
-            self.write(scratch, count)
+        while count > 0:  # write's loop, with a fill instead of a copy where the line is in chunks
+            if self.col >= self.max_line_cells:
+                self.newline()
+            part = self.max_line_cells - self.col
+            if part > count:
+                part = count
+            line = self.cursor_line()
+            if line.chunks != NULL or (self.col < line.len and self.chunked(line)):
+                size = line.len
+                self.stats[S_OVERWRITTEN] += chunks_replace(line, self.col, part, NULL, NULL, char, self.chunk_size)
+                self.cells += line.len - size
+                self.col += part
+                self.enforce_limits()
+            else:
+                for i in range(part):
+                    scratch[i] = char
+                self.write(scratch, part)
+            count -= part
         return 0
 
     # ------------------------------------------------------------------ editing
@@ -311,6 +369,15 @@ cdef class LineWindow:
         if stop > size:
             stop = size
         if start >= stop:
+            return 0
+        if line.chunks != NULL or (stop < size and self.chunked(line)):
+            if stop == size:
+                self.stats[S_OVERWRITTEN] += chunks_delete(line, start, stop, self.chunk_size)
+            else:
+                self.stats[S_OVERWRITTEN] += chunks_replace(line, start, stop - start, NULL, NULL, BLANK,
+                                                            self.chunk_size)
+            chunks_trim(line)
+            self.cells += line.len - size
             return 0
         self.stats[S_OVERWRITTEN] += written(line.cells, start, stop)
         if stop == size:
@@ -330,6 +397,14 @@ cdef class LineWindow:
         if count > self.max_jump:
             count = self.max_jump
         if col >= size or not count:
+            return 0
+        if self.chunked(line):
+            chunks_insert_fill(line, col, count, BLANK, self.chunk_size)
+            if line.len > self.max_line_cells:
+                self.stats[S_OVERWRITTEN] += chunks_delete(line, self.max_line_cells, line.len, self.chunk_size)
+            chunks_trim(line)
+            self.cells += line.len - size
+            self.enforce_limits()
             return 0
         line_reserve(line, size + count)
         line.plain = False
@@ -351,6 +426,11 @@ cdef class LineWindow:
         if col >= size:
             return 0
         stop = col + count if count < size - col else size
+        if self.chunked(line):
+            self.stats[S_OVERWRITTEN] += chunks_delete(line, col, stop, self.chunk_size)
+            chunks_trim(line)
+            self.cells += line.len - size
+            return 0
         self.stats[S_OVERWRITTEN] += written(line.cells, col, stop)
         memmove(line.cells + col, line.cells + stop, (size - stop) * sizeof(uint32_t))
         line.len = size - (stop - col)
@@ -365,7 +445,7 @@ cdef class LineWindow:
         self.erase(self.col, HUGE)
         for i in range(self.row + 1, self.count):
             line = &self.lines[self.top + i]
-            self.stats[S_OVERWRITTEN] += written(line.cells, 0, line.len)
+            self.stats[S_OVERWRITTEN] += line_written(line, 0, line.len)
             self.cells -= line.len
             self.release_line(line)
         self.count = self.row + 1

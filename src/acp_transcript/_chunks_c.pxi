@@ -1,0 +1,383 @@
+# Long lines as chunks: edits that cost what they change (the bounded-cost issue, SPEC 2.3 bounds).
+#
+# A flat line (one array of cells, _cells_c.pxi) is what plain text wants: appends are a copy and the text is
+# one memcpy. But REP, ECH, EL, ICH and DCH on a 65,536-cell line touch every cell: 4-10 bytes of input for
+# 256 KiB of memset or memmove, 0.4-9 MB/s (benchmarks/README.md). So the first edit that does not append to a
+# line longer than one chunk turns it into chunks: a list of at most ``size`` literal cells each, or a run of
+# one repeated cell of any length (a fill: what REP writes, and what ECH/EL/ICH leave). An edit then splits
+# at most two chunks, replaces the ones between with one fill or fresh literals, and joins its neighbours:
+#   - no chunk is empty, and two neighbouring fills of one cell are one;
+#   - two neighbours whose cells fit one chunk are one,
+# so a line of n cells has at most 2n/size + 1 chunks, and an edit costs O(n/size + size) whatever the range:
+# the walk to its column plus the cells of the chunks it splits or joins (literals it removes were each
+# written once before). The fallback keeps its lines as str/list (_window_py.py); the text is the same.
+
+cdef uint32_t *chunk_alloc(Py_ssize_t size) except NULL nogil:
+    cdef uint32_t *cells = <uint32_t *>malloc(size * sizeof(uint32_t))
+    if cells == NULL:
+        with gil:
+            raise MemoryError()
+    return cells
+
+
+cdef inline void fill_cells(uint32_t *cells, uint32_t cell, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        cells[i] = cell
+
+
+cdef inline Py_ssize_t chunk_find(Line *line, Py_ssize_t col, Py_ssize_t *start) noexcept nogil:
+    """The index of the chunk holding column ``col`` (``nchunks`` at or past the end) and its first column:
+    a walk from the nearest of the line's start, its end and its finger (the chunk found last, or the one
+    before the last edit), so that edits near each other cost O(1) and any edit at most about n/size."""
+    cdef Py_ssize_t k = 0, at = 0, near = col, back = line.len - col, from_finger
+    if col >= line.len:
+        start[0] = line.len
+        return line.nchunks
+    from_finger = col - line.finger_at if col >= line.finger_at else line.finger_at - col
+    if from_finger < near and from_finger < back:
+        k = line.finger
+        at = line.finger_at
+        if col >= at:
+            while at + line.chunks[k].len <= col:
+                at += line.chunks[k].len
+                k += 1
+        else:
+            while at > col:
+                k -= 1
+                at -= line.chunks[k].len
+    elif near <= back:
+        while at + line.chunks[k].len <= col:
+            at += line.chunks[k].len
+            k += 1
+    else:
+        k = line.nchunks - 1
+        at = line.len - line.chunks[k].len
+        while at > col:
+            k -= 1
+            at -= line.chunks[k].len
+    line.finger = k
+    line.finger_at = at
+    start[0] = at
+    return k
+
+
+cdef inline void finger_before(Line *line, Py_ssize_t k, Py_ssize_t col) noexcept nogil:
+    """After an edit whose chunk ``k`` starts at column ``col``: the finger goes to the chunk before, which
+    chunks_join keeps at its index and start (or to the line's start)."""
+    if k > 0:
+        line.finger = k - 1
+        line.finger_at = col - line.chunks[k - 1].len
+    else:
+        line.finger = line.finger_at = 0
+
+
+cdef inline Py_ssize_t chunk_written(const Chunk *chunk, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """Written (non-blank) cells among a chunk's cells ``[lo, hi)``."""
+    if chunk.cells == NULL:
+        return hi - lo if chunk.fill != BLANK else 0
+    return written(chunk.cells, lo, hi)
+
+
+cdef inline int chunks_reserve(Line *line, Py_ssize_t extra) except -1 nogil:
+    if line.nchunks + extra > line.chunks_cap:
+        grow(<void **>&line.chunks, &line.chunks_cap, line.nchunks + extra, sizeof(Chunk), 16)
+    return 0
+
+
+cdef void line_free_chunks(Line *line) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(line.nchunks):
+        free(line.chunks[k].cells)
+    free(line.chunks)
+    line.chunks = NULL
+    line.nchunks = line.chunks_cap = 0
+
+
+cdef int line_to_chunks(Line *line, Py_ssize_t size) except -1 nogil:
+    """Turn a flat line into full literal chunks (once per line: the cost of cells already written). On
+    MemoryError the line stays flat."""
+    cdef Py_ssize_t n = line.len, count = (line.len + size - 1) // size, k, part
+    cdef uint32_t *cells
+    grow(<void **>&line.chunks, &line.chunks_cap, count if count else 1, sizeof(Chunk), 16)
+    for k in range(count):
+        cells = <uint32_t *>malloc(size * sizeof(uint32_t))
+        if cells == NULL:
+            line_free_chunks(line)
+            with gil:
+                raise MemoryError()
+        part = n - k * size if n - k * size < size else size
+        memcpy(cells, line.cells + k * size, part * sizeof(uint32_t))
+        line.chunks[k].cells = cells
+        line.chunks[k].len = part
+        line.chunks[k].fill = BLANK
+        line.nchunks = k + 1
+    free(line.cells)
+    line.cells = NULL
+    line.cap = 0
+    line.plain = False
+    line.finger = line.finger_at = 0
+    return 0
+
+
+cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_t col, Py_ssize_t stop,
+                           Py_ssize_t add, uint32_t fill, Py_ssize_t size, Py_ssize_t *gone) except -1 nogil:
+    """Remove cells ``[col, stop)`` (``col <= stop <= line.len``; chunk ``k``, which starts at column
+    ``start``, holds ``col``: see chunk_find) and open ``add`` empty fills of ``fill`` where they were, with
+    one move of the chunk array; add the written cells removed to ``*gone`` and return the index of the first
+    opened chunk. Allocations come before any change, and ``line.len`` is always the sum of the chunks'
+    lengths: a MemoryError leaves a line that is safe to use."""
+    cdef Py_ssize_t j, at = start, offset, removed, i
+    cdef Chunk tail
+    cdef Chunk *chunk
+    chunks_reserve(line, add + 1)
+    if k < line.nchunks and start < col:
+        chunk = &line.chunks[k]
+        offset = col - start
+        if stop < start + chunk.len:  # strictly inside one chunk: it becomes head, the opened chunks, tail
+            tail.cells = NULL
+            tail.len = start + chunk.len - stop
+            tail.fill = chunk.fill
+            if chunk.cells != NULL:
+                tail.cells = chunk_alloc(size)
+                memcpy(tail.cells, chunk.cells + stop - start, tail.len * sizeof(uint32_t))
+            gone[0] += chunk_written(chunk, offset, stop - start)
+            chunk.len = offset
+            memmove(line.chunks + k + add + 2, line.chunks + k + 1, (line.nchunks - k - 1) * sizeof(Chunk))
+            line.chunks[k + add + 1] = tail
+            line.nchunks += add + 1
+            for i in range(k + 1, k + add + 1):
+                line.chunks[i].cells = NULL
+                line.chunks[i].len = 0
+                line.chunks[i].fill = fill
+            line.len -= stop - col
+            return k + 1
+        gone[0] += chunk_written(chunk, offset, chunk.len)  # the chunk keeps its head
+        at = start + chunk.len
+        line.len -= chunk.len - offset
+        chunk.len = offset
+        k += 1
+    j = k
+    while j < line.nchunks and at + line.chunks[j].len <= stop:
+        gone[0] += chunk_written(&line.chunks[j], 0, line.chunks[j].len)
+        at += line.chunks[j].len
+        line.len -= line.chunks[j].len
+        free(line.chunks[j].cells)
+        j += 1
+    if j < line.nchunks and at < stop:  # the last chunk loses its head
+        chunk = &line.chunks[j]
+        offset = stop - at
+        gone[0] += chunk_written(chunk, 0, offset)
+        if chunk.cells != NULL:
+            memmove(chunk.cells, chunk.cells + offset, (chunk.len - offset) * sizeof(uint32_t))
+        chunk.len -= offset
+        line.len -= offset
+    removed = j - k
+    memmove(line.chunks + k + add, line.chunks + j, (line.nchunks - j) * sizeof(Chunk))
+    line.nchunks += add - removed
+    for i in range(k, k + add):
+        line.chunks[i].cells = NULL
+        line.chunks[i].len = 0
+        line.chunks[i].fill = fill
+    return k
+
+
+cdef int chunks_join(Line *line, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t size) except -1 nogil:
+    """Restore the invariants (see the top of this file) among chunks ``lo - 1`` to ``hi``, around an edit
+    that changed ``[lo, hi)``: empty chunks go, neighbours merge, and the array moves once."""
+    cdef Py_ssize_t first = lo - 1 if lo > 0 else 0, end = hi + 1 if hi + 1 < line.nchunks else line.nchunks
+    cdef Py_ssize_t w = first, i
+    cdef Chunk *a
+    cdef Chunk *b
+    cdef uint32_t *cells
+    for i in range(first, end):
+        b = &line.chunks[i]
+        if b.len == 0:
+            free(b.cells)
+            continue
+        if w > first:
+            a = &line.chunks[w - 1]
+            if a.cells == NULL and b.cells == NULL and a.fill == b.fill:
+                a.len += b.len
+                continue
+            if a.len + b.len <= size:
+                if a.cells == NULL:
+                    cells = <uint32_t *>malloc(size * sizeof(uint32_t))
+                    if cells == NULL:  # close the gap [w, i) so that the line stays whole, then fail
+                        memmove(line.chunks + w, line.chunks + i, (line.nchunks - i) * sizeof(Chunk))
+                        line.nchunks -= i - w
+                        with gil:
+                            raise MemoryError()
+                    fill_cells(cells, a.fill, a.len)
+                    a.cells = cells
+                if b.cells == NULL:
+                    fill_cells(a.cells + a.len, b.fill, b.len)
+                else:
+                    memcpy(a.cells + a.len, b.cells, b.len * sizeof(uint32_t))
+                    free(b.cells)
+                a.len += b.len
+                continue
+        line.chunks[w] = b[0]
+        w += 1
+    memmove(line.chunks + w, line.chunks + end, (line.nchunks - end) * sizeof(Chunk))
+    line.nchunks -= end - w
+    return 0
+
+
+cdef Py_ssize_t chunks_replace(Line *line, Py_ssize_t col, Py_ssize_t n, const uint32_t *cps, const uint8_t *text,
+                               uint32_t fill, Py_ssize_t size) except -1 nogil:
+    """Cells ``[col, col + n)`` become ``cps`` (or the bytes ``text`` widened, or ``n`` copies of ``fill``
+    when both are NULL); a gap past the end is padded with blanks. Returns how many written cells were
+    overwritten (SPEC 2.6)."""
+    cdef Py_ssize_t start, k, count, i, part, end = col + n, overwritten = 0
+    cdef Chunk *chunk
+    if n <= 0:
+        return 0
+    k = chunk_find(line, col, &start)
+    if k < line.nchunks and end <= start + line.chunks[k].len:
+        chunk = &line.chunks[k]
+        if chunk.cells != NULL:  # inside one literal chunk (a CR overwrite on a long line): in place
+            overwritten = written(chunk.cells, col - start, end - start)
+            if cps != NULL:
+                memcpy(chunk.cells + col - start, cps, n * sizeof(uint32_t))
+            elif text != NULL:
+                acp_widen(chunk.cells + col - start, text, n)
+            else:
+                fill_cells(chunk.cells + col - start, fill, n)
+            return overwritten
+        if cps == NULL and text == NULL and chunk.fill == fill:  # the same fill again: nothing changes
+            return n if fill != BLANK else 0
+    if col == line.len and line.nchunks and line.chunks[line.nchunks - 1].cells != NULL \
+            and line.chunks[line.nchunks - 1].len + n <= size:  # an append that fits the last chunk
+        chunk = &line.chunks[line.nchunks - 1]
+        if cps != NULL:
+            memcpy(chunk.cells + chunk.len, cps, n * sizeof(uint32_t))
+        elif text != NULL:
+            acp_widen(chunk.cells + chunk.len, text, n)
+        else:
+            fill_cells(chunk.cells + chunk.len, fill, n)
+        chunk.len += n
+        line.len += n
+        return 0
+    count = 1 if cps == NULL and text == NULL else (n + size - 1) // size
+    if col > line.len:  # pad with blanks: one more chunk, before the new cells
+        chunks_reserve(line, count + 2)
+        line.chunks[line.nchunks].cells = NULL
+        line.chunks[line.nchunks].len = col - line.len
+        line.chunks[line.nchunks].fill = BLANK
+        line.nchunks += 1
+        line.len = start = col
+        k = line.nchunks
+    line.finger = line.finger_at = 0  # valid whatever fails below
+    k = chunks_cut(line, k, start, col, end if end < line.len else line.len, count, fill, size, &overwritten)
+    if cps == NULL and text == NULL:
+        line.chunks[k].len = n
+    else:
+        for i in range(count):
+            part = n - i * size if n - i * size < size else size
+            chunk = &line.chunks[k + i]
+            chunk.cells = chunk_alloc(size)
+            if cps != NULL:
+                memcpy(chunk.cells, cps + i * size, part * sizeof(uint32_t))
+            else:
+                acp_widen(chunk.cells, text + i * size, part)
+            chunk.len = part
+    line.len += n
+    finger_before(line, k, col)
+    chunks_join(line, k, k + count, size)
+    return overwritten
+
+
+cdef Py_ssize_t chunks_written(Line *line, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
+    """Written (non-blank) cells in ``[start, stop)`` without changing them (a tab's check)."""
+    cdef Py_ssize_t at, k, lo, hi, count = 0
+    if stop > line.len:
+        stop = line.len
+    k = chunk_find(line, start, &at)
+    while k < line.nchunks and at < stop:
+        lo = start - at if start > at else 0
+        hi = stop - at if stop - at < line.chunks[k].len else line.chunks[k].len
+        count += chunk_written(&line.chunks[k], lo, hi)
+        at += line.chunks[k].len
+        k += 1
+    return count
+
+
+cdef int chunks_insert_fill(Line *line, Py_ssize_t col, Py_ssize_t n, uint32_t fill, Py_ssize_t size) except -1 nogil:
+    """Insert ``n`` copies of ``fill`` before column ``col`` (< ``line.len``)."""
+    cdef Py_ssize_t gone = 0, start, k = chunk_find(line, col, &start)
+    cdef Chunk *chunk = &line.chunks[k]
+    if chunk.cells != NULL and chunk.len + n <= size:  # room in its literal chunk (ICH 1 in a long line)
+        memmove(chunk.cells + col - start + n, chunk.cells + col - start, (start + chunk.len - col) * sizeof(uint32_t))
+        fill_cells(chunk.cells + col - start, fill, n)
+        chunk.len += n
+        line.len += n
+        return 0
+    line.finger = line.finger_at = 0
+    k = chunks_cut(line, k, start, col, col, 1, fill, size, &gone)
+    line.chunks[k].len = n
+    line.len += n
+    finger_before(line, k, col)
+    return chunks_join(line, k, k + 1, size)
+
+
+cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t size) except -1 nogil:
+    """Remove cells ``[start, stop)`` (``stop <= line.len``); the cells after move left. Returns how many
+    written cells went."""
+    cdef Py_ssize_t k, at, gone = 0
+    cdef Chunk *chunk
+    if start >= stop:
+        return 0
+    k = chunk_find(line, start, &at)
+    chunk = &line.chunks[k]
+    if chunk.cells != NULL and stop <= at + chunk.len:  # inside one literal chunk (DCH 1 in a long line)
+        gone = written(chunk.cells, start - at, stop - at)
+        memmove(chunk.cells + start - at, chunk.cells + stop - at, (at + chunk.len - stop) * sizeof(uint32_t))
+        chunk.len -= stop - start
+        line.len -= stop - start
+        finger_before(line, k, at)
+        chunks_join(line, k, k + 1, size)  # it may now fit with a neighbour
+        return gone
+    line.finger = line.finger_at = 0
+    k = chunks_cut(line, k, at, start, stop, 0, BLANK, size, &gone)
+    finger_before(line, k, start)
+    chunks_join(line, k, k, size)
+    return gone
+
+
+cdef void chunks_trim(Line *line) noexcept nogil:
+    """Drop trailing blank cells (the chunked ``line_trim``)."""
+    cdef Chunk *last
+    while line.nchunks:
+        last = &line.chunks[line.nchunks - 1]
+        if last.cells == NULL:
+            if last.fill != BLANK:
+                return
+            line.len -= last.len
+        else:
+            while last.len and last.cells[last.len - 1] == BLANK:
+                last.len -= 1
+                line.len -= 1
+            if last.len:
+                return
+            free(last.cells)
+        line.nchunks -= 1
+        if line.finger >= line.nchunks:  # the finger's chunk went
+            line.finger = line.finger_at = 0
+
+
+cdef void chunks_flatten(const Line *line, uint32_t *dst) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(line.nchunks):
+        if line.chunks[k].cells == NULL:
+            fill_cells(dst, line.chunks[k].fill, line.chunks[k].len)
+        else:
+            memcpy(dst, line.chunks[k].cells, line.chunks[k].len * sizeof(uint32_t))
+        dst += line.chunks[k].len
+
+
+cdef Py_ssize_t line_written(Line *line, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
+    """Written cells in ``[start, stop)`` of a flat or chunked line."""
+    if line.chunks != NULL:
+        return chunks_written(line, start, stop)
+    return written(line.cells, start, stop if stop < line.len else line.len)

@@ -1,0 +1,125 @@
+"""Long lines in chunks (the core's _chunks_c.pxi; the bounded-cost issue): once a line longer than one chunk
+is edited, the core keeps it as literal chunks and fills, so that REP, ECH, EL, ICH and DCH cost what they
+change. The text must not change: these tests compare the core, with chunks small enough for short inputs to
+reach every path, against the fallback (whose lines are str/list), and check the bound on the chunk count
+that makes each edit O(n/size + size)."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from strategies import chunked
+
+
+@contextlib.contextmanager
+def chunk_cells(c_module, cells: int):
+    """Decoders made inside chunk their long lines at ``cells`` cells."""
+    previous = c_module._set_line_chunk_cells(cells)
+    try:
+        yield
+    finally:
+        c_module._set_line_chunk_cells(previous)
+
+
+def run(module, chunks: list[bytes], options: dict, live: bool) -> tuple[list[str], dict]:
+    decoder = module.TranscriptDecoder(**options)
+    seen = []
+    for chunk in chunks:
+        seen.append(decoder.decode(chunk))
+        if live:
+            seen.append(decoder.live)
+    seen.append(decoder.decode(b"", final=True))
+    return seen, decoder.stats
+
+
+# Line edits at any column of lines longer than a few chunks: text (ASCII, wide, policy characters), the
+# line-local controls and functions with small and huge parameters, and now and then a new line, a saved
+# cursor (the status-line overlay) or the alternate screen.
+TEXT = st.text(st.sampled_from("ab x\u00e9\u4e2d\u202e"), min_size=1, max_size=40).map(str.encode)
+EDIT = st.builds(
+    lambda final, n: b"\x1b[%s%s" % (n, final),
+    st.sampled_from([bytes([final]) for final in b"XP@bGC`aDK"]),
+    st.sampled_from([b"", b"0", b"65535"]) | st.integers(1, 40).map(b"%d".__mod__),
+)
+# The cursor to any column of the long line: edits far from and near to the last one (the chunk walk's finger).
+COLUMN = st.integers(1, 100).map(b"\x1b[%dG".__mod__)
+CONTROL = st.sampled_from(
+    [b"\r", b"\b", b"\t", b"\n", b"\x1b[1K", b"\x1b[2K", b"\x1b7", b"\x1b8", b"\x1b[A", b"\x1b[2;5H",
+     b"\x1b[?1049h", b"\x1b[?1049l", b"\x1b[J"]
+)
+# Each stream starts with a line of several chunks, so that the edits after it meet chunk boundaries.
+LONG_LINE = st.integers(10, 90).map(lambda n: (b"ab" * n)[:n])
+LINE_EDITS = st.builds(
+    lambda first, rest: first + b"".join(rest),
+    LONG_LINE,
+    st.lists(st.one_of(TEXT, EDIT, EDIT, CONTROL, COLUMN, COLUMN), max_size=40),
+)
+OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "tabs": st.sampled_from(["keep", "expand"]),
+        "alt_screen": st.sampled_from(["drop", "keep"]),
+        "live_lines": st.integers(1, 3),
+        "max_line_cells": st.integers(8, 120),
+        "max_live_cells": st.integers(20, 400),
+        "max_jump": st.integers(0, 40),
+    },
+)
+
+
+@settings(max_examples=400)
+@given(chunked(LINE_EDITS), OPTIONS, st.sampled_from([1, 2, 3, 5, 16]), st.booleans())
+def test_chunked_lines_give_the_fallbacks_text_and_stats(both, case, options, cells, live):
+    c_module, py_module = both
+    _, chunks = case
+    with chunk_cells(c_module, cells):
+        got = run(c_module, chunks, options, live)
+    assert got == run(py_module, chunks, options, live)
+
+
+@settings(max_examples=200)
+@given(LINE_EDITS, st.sampled_from([1, 2, 3, 8]))
+def test_a_line_never_holds_more_than_2n_over_size_plus_one_chunks(both, data, cells):
+    c_module, _ = both
+    with chunk_cells(c_module, cells):
+        decoder = c_module.TranscriptDecoder(max_jump=40)
+        for i in range(0, len(data), 7):  # the bound holds after every call, not only at the end
+            decoder.decode(data[i : i + 7])
+            for length, count in decoder._line_chunks():
+                assert count <= 2 * length // cells + 1, (length, count, decoder._line_chunks())
+
+
+# A 65,536-cell line cut into as many 512-cell chunks as it can hold (benchmarks/bounds.py, the fragmented
+# rows), then edits at its thirds, its middle and its ends: the default chunk size at full scale.
+FRAGMENTED = b"x" * 65536 + b"".join(b"\x1b[%dG\x1b[511X" % (k + 2) for k in range(0, 65536, 513))
+EDITS = [
+    b"\x1b[21845G\x1b[X", b"\x1b[43690Gab", b"\x1b[32768G\x1b[@", b"\x1b[32768G\x1b[600X", b"\x1b[100Gq\x1b[700b",
+    b"\x1b[60000G\x1b[1K", b"\x1b[P", b"\r\x1b[3@", b"\x1b[65000G\t\x1b[5P", b"\r\x1b[40000Cz\x1b[2000b",
+]
+
+
+def test_a_fragmented_full_length_line_edits_as_the_fallbacks(both):
+    c_module, py_module = both
+    chunks = [FRAGMENTED, *(EDITS * 3), b"\n"]
+    decoder = c_module.TranscriptDecoder()
+    decoder.decode(FRAGMENTED)
+    [(length, count)] = decoder._line_chunks()
+    assert length > 65000 and 200 < count <= 2 * length // 512 + 1  # it is in chunks, and bounded
+    assert run(c_module, chunks, {}, live=True) == run(py_module, chunks, {}, live=True)
+
+
+def test_only_long_lines_that_are_edited_become_chunks(both):
+    c_module, _ = both
+    decoder = c_module.TranscriptDecoder()
+    decoder.decode(b"y" * 2000 + b"\n" + b"z" * 100 + b"\r\x1b[5X\n" + b"w" * 2000 + b"\r\x1b[5X")
+    assert [count > 0 for _, count in decoder._line_chunks()] == [False, False, True]
+
+
+def test_the_chunk_size_must_be_positive(both):
+    c_module, _ = both
+    with pytest.raises(ValueError, match="at least 1"):
+        c_module._set_line_chunk_cells(0)
