@@ -47,9 +47,20 @@ def assert_safe(text: str) -> None:
     assert UNSAFE.search(text) is None, "unsafe character in the output"
 
 
+def chunk_cells(data: bytes) -> int:
+    """The core's chunk size for long lines (_chunks_c.pxi): with small limits (flag 0x80) 1-7 cells, so
+    that short units reach the chunked line code; else the default."""
+    flags, limits = data[:2].ljust(2, b"\0")
+    return 1 + limits % 7 if flags & 0x80 else 512
+
+
 def check(data: bytes) -> None:
     options, chunks = split_input(data)
-    compiled = _decoder_c.TranscriptDecoder(**options)
+    previous = _decoder_c._set_line_chunk_cells(chunk_cells(data))
+    try:
+        compiled = _decoder_c.TranscriptDecoder(**options)
+    finally:
+        _decoder_c._set_line_chunk_cells(previous)
     python = _decoder_py.TranscriptDecoder(**options)
     for index, chunk in enumerate(chunks):
         out = compiled.decode(chunk)
