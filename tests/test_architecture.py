@@ -40,6 +40,9 @@ ONLY_PY = {
     # what the fallback's sized rendering spends its time on; the core's runs stop at LF, and a row costs it
     # what a row of the unsized window does
     ("ScreenSink", "at_empty_bottom"), ("ScreenSink", "put_lines"), ("ScreenSink", "clean_cells"),
+    # a fallback line is an immutable str: an edit builds the new line and puts it back (trimmed); the core
+    # edits the line in place through a pointer (cursor_line, in ONLY_C)
+    ("LineWindow", "replace_line"),
 }
 ONLY_C = {
     # the same print, for the two kinds of run the core decodes into (bytes that are ASCII, UCS-4 cells)
@@ -50,6 +53,7 @@ ONLY_C = {
     # long lines as chunks once edited (_chunks_c.pxi), so that REP/ECH/EL/ICH/DCH cost what they change; the
     # fallback's lines are str/list, where slicing is already the whole cost of such an edit
     ("LineWindow", "chunked"), ("LineWindow", "write_chunked"),
+    ("LineWindow", "cursor_line"),  # a pointer to the line to edit in place (see replace_line in ONLY_PY)
     ("TranscriptDecoder", "line_chunks"),  # _line_chunks, the tests' view of those chunks (their bound)
     # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
     ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),

@@ -1,10 +1,12 @@
 """One window of the render model (SPEC 2.3): live lines of cells, a cursor, and the line functions.
 
 Committed lines (emitted, never changed again) leave the top of a window of at most ``live_lines`` lines.
-A window line is either a ``str`` (only text: it arrived in bulk, or text overwrote text without leaving a
-gap) or a ``list`` of one-character cells (once an edit needs cell kinds). Cell values below U+0020 are never text, so three of them mark cell kinds (``_defs``):
-``BLANK`` (never written, or erased), ``TAB`` (where a kept tab starts) and ``FILL`` (the rest of its span).
-Lines never end in ``BLANK`` (they are trimmed), so ``len(line)`` is the line's end.
+A window line is a ``str`` of cells, one character each. Cell values below U+0020 are never text, so three of
+them mark cell kinds (``_defs``): ``BLANK`` (never written, or erased), ``TAB`` (where a kept tab starts) and
+``FILL`` (the rest of its span). Lines never end in ``BLANK`` (they are trimmed), so ``len(line)`` is the
+line's end. Every edit is slices and a concatenation, and every count or check over a range is a C-level
+``find``/``startswith`` where it can be (the bounded-cost issue: REP, ECH or EL over a 65,536-cell line is a
+few copies at memory speed, not a Python list of 65,536 cells).
 
 The main screen, the alternate screen and a status-line overlay are each a ``LineWindow``; the render sink
 (``_render_py``) swaps them. A window made with ``discard=True`` (the alternate screen's) counts the lines
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from . import _defs
 from ._defs import Options
@@ -38,37 +41,44 @@ def _expand_cell_kinds(match: re.Match[str]) -> str:
     return BLANK * len(run)
 
 
-def line_text(line: str | list[str]) -> str:
+def line_text(line: str) -> str:
     """The text of a window line: tab spans to ``\\t``, trailing blanks dropped, other blanks to spaces."""
-    if isinstance(line, str):
-        return line
-    text = "".join(line)
-    if TAB in text or FILL in text:
-        text = _CELL_KINDS.sub(_expand_cell_kinds, text)
-    if BLANK in text:
-        text = text.rstrip(BLANK).replace(BLANK, " ")
+    if TAB in line or FILL in line:
+        line = _CELL_KINDS.sub(_expand_cell_kinds, line)
+    if BLANK in line:
+        line = line.rstrip(BLANK).replace(BLANK, " ")
+    return line
+
+
+def join_lines(lines: list[str]) -> str:
+    text = "\n".join(lines)  # lines of text only (most): one C-level join, and three memchr scans
+    if BLANK in text or TAB in text or FILL in text:
+        return "\n".join([line_text(line) for line in lines])
     return text
 
 
-def trim(line: list[str]) -> None:
-    """Drop trailing blank cells. Each blank is trimmed at most once after it was made, so this is
-    amortised linear in the input."""
-    end = len(line)
-    while end and line[end - 1] == BLANK:
-        end -= 1
-    del line[end:]
-
-
-def join_lines(lines: list[str | list[str]]) -> str:
-    try:  # lines that arrived in bulk are str already: one C-level join (TypeError if any is a list)
-        return "\n".join(lines)  # type: ignore[arg-type]
-    except TypeError:
-        return "\n".join([line_text(line) for line in lines])
-
-
-def written(cells: list[str] | str) -> int:
+def written(cells: str) -> int:
     """Cells that hold something (text, or a tab span)."""
     return len(cells) - cells.count(BLANK)
+
+
+@lru_cache(maxsize=8)
+def _blanks(count: int) -> str:
+    return BLANK * count
+
+
+def written_in(line: str, start: int, stop: int) -> int:
+    """``written(line[start:stop])`` without the copy, and at memchr/memcmp speed when the range is all text
+    (a progress frame over the last one, REP over REP) or all blank (EL or ECH again over what they erased)."""
+    stop = min(stop, len(line))
+    count = stop - start
+    if count <= 0:
+        return 0
+    if line.find(BLANK, start, stop) < 0:
+        return count
+    if count > 64 and line.startswith(_blanks(count), start):
+        return 0
+    return count - line.count(BLANK, start, stop)
 
 
 class LineWindow:
@@ -88,7 +98,7 @@ class LineWindow:
         self.max_live_cells = options.max_live_cells
         self.max_jump = options.max_jump
         self.keep_tabs = options.tabs == "keep"
-        self.lines: list[str | list[str]] = [""]
+        self.lines: list[str] = [""]
         self.row = 0
         self.col = 0
         self.cells = 0  # sum of the line lengths
@@ -101,12 +111,12 @@ class LineWindow:
 
     # ------------------------------------------------------------------ lines
 
-    def cursor_line(self) -> list[str]:
-        line = self.lines[self.row]
-        if isinstance(line, str):
-            line = list(line)
-            self.lines[self.row] = line
-        return line
+    def replace_line(self, line: str, size: int) -> None:
+        """The cursor line becomes ``line`` (it was ``size`` cells long), trimmed."""
+        if line and line[-1] == BLANK:
+            line = line.rstrip(BLANK)
+        self.lines[self.row] = line
+        self.cells += len(line) - size
 
     def written(self) -> int:
         """Cells holding something in the whole window (what discarding it drops)."""
@@ -186,11 +196,7 @@ class LineWindow:
             # Appending at the end of the last line, as plain text does: whole lines at once.
             first = pieces[0]
             if first:
-                line = lines[row]
-                if isinstance(line, str):
-                    lines[row] = line + first
-                else:
-                    line.extend(first)
+                lines[row] += first
             lines.extend(pieces[1:])
             self.cells += len(text) - len(pieces) + 1
             self.row = len(lines) - 1
@@ -206,42 +212,29 @@ class LineWindow:
     def write(self, text: str) -> None:
         """Write text without LF at the cursor, overwriting; a character due at max_line_cells or beyond
         first moves to a new line (SPEC 2.3 bounds)."""
-        col = self.col
-        line = self.lines[self.row]
-        if isinstance(line, str) and col <= len(line) and col + len(text) <= self.max_line_cells:
-            # A str line holds only text (no cell kinds), and text over it without a gap keeps it so: a
-            # progress frame after CR is two slices and a concatenation, not a list of cells.
-            end = col + len(text)
-            self.stats["cells_overwritten"] += min(end, len(line)) - col  # every cell of a str line is written
-            new = line[:col] + text + line[end:]
-            self.cells += len(new) - len(line)
-            self.lines[self.row] = new
-            self.col = end
-            if self.cells > self.max_live_cells or len(self.lines) > self.live_lines:
-                self.enforce_limits()
-            return
-        line = self.cursor_line()
         limit = self.max_line_cells
-        stats = self.stats
         while text:
+            col = self.col
             if col >= limit:
                 self.newline()
-                line = self.cursor_line()
                 col = 0
             room = limit - col
             if len(text) > room:
                 part, text = text[:room], text[room:]
             else:
                 part, text = text, ""
+            line = self.lines[self.row]
             size = len(line)
-            if col > size:  # skipped never-written cells: blanks (spaces unless trailing)
-                line.extend(BLANK * (col - size))
-            elif col < size:
-                stats["cells_overwritten"] += written(line[col : col + len(part)])
-            line[col : col + len(part)] = part
+            end = col + len(part)
+            if col >= size:  # skipped never-written cells: blanks (spaces unless trailing)
+                self.lines[self.row] = ""  # the only other reference: CPython then appends in place
+                line += BLANK * (col - size) + part if col > size else part
+            else:
+                self.stats["cells_overwritten"] += written_in(line, col, end)
+                line = line[:col] + part + line[end:]
+            self.lines[self.row] = line
             self.cells += len(line) - size
-            col += len(part)
-            self.col = col
+            self.col = end
             if self.cells > self.max_live_cells or len(self.lines) > self.live_lines:
                 self.enforce_limits()
 
@@ -261,16 +254,22 @@ class LineWindow:
         col = self.col
         target = min((col // 8 + 1) * 8, max(col, self.max_line_cells))
         if self.keep_tabs and target > col:
-            line = self.cursor_line()
-            if col >= len(line) or line[col:target].count(BLANK) == len(line[col:target]):
-                size = len(line)
-                if col > size:
-                    line.extend(BLANK * (col - size))
-                line[col:target] = TAB + FILL * (target - col - 1)
-                self.cells += len(line) - size
+            line = self.lines[self.row]
+            size = len(line)
+            span = TAB + FILL * (target - col - 1)
+            if col >= size:  # at the end, as in tabbed text: an append (in place, see write)
+                self.lines[self.row] = ""
+                line += BLANK * (col - size) + span
+                self.lines[self.row] = line
+            elif written_in(line, col, target) == 0:
+                self.lines[self.row] = line = line[:col] + span + line[target:]
+            else:
                 self.col = target
-                self.enforce_limits()
                 return
+            self.cells += len(line) - size
+            self.col = target
+            self.enforce_limits()
+            return
         self.col = target
 
     def repeat(self, char: str, count: int) -> None:  # 8.3.103 REP: at most max(0, end + max_jump - column)
@@ -282,45 +281,39 @@ class LineWindow:
 
     def erase(self, start: int, stop: int) -> None:
         """Blank the cells [start, stop) of the cursor line (EL 8.3.41, ECH 8.3.38, ED 0)."""
-        line = self.cursor_line()
-        stop = min(stop, len(line))
+        line = self.lines[self.row]
+        size = len(line)
+        stop = min(stop, size)
         if start >= stop:
             return
-        self.stats["cells_overwritten"] += written(line[start:stop])
-        size = len(line)
-        if stop == size:
-            del line[start:]
-        else:
-            line[start:stop] = BLANK * (stop - start)
-        trim(line)
-        self.cells += len(line) - size
+        count = written_in(line, start, stop)
+        if not count:  # all blank already: nothing changes (EL or ECH again)
+            return
+        self.stats["cells_overwritten"] += count
+        self.replace_line(line[:start] if stop == size else line[:start] + BLANK * (stop - start) + line[stop:], size)
 
     def insert_blanks(self, count: int) -> None:  # 8.3.64 ICH: at most max_jump blanks, cut at max_line_cells
-        line = self.cursor_line()
+        line = self.lines[self.row]
         col = self.col
         count = min(count, self.max_jump)
-        if col >= len(line) or not count:
-            return
         size = len(line)
-        line[col:col] = BLANK * count
+        if col >= size or not count:
+            return
+        line = line[:col] + BLANK * count + line[col:]
         if len(line) > self.max_line_cells:
-            self.stats["cells_overwritten"] += written(line[self.max_line_cells :])
-            del line[self.max_line_cells :]
-        trim(line)
-        self.cells += len(line) - size
+            self.stats["cells_overwritten"] += written_in(line, self.max_line_cells, len(line))
+            line = line[: self.max_line_cells]
+        self.replace_line(line, size)
         self.enforce_limits()
 
     def delete_cells(self, count: int) -> None:  # 8.3.26 DCH
-        line = self.cursor_line()
+        line = self.lines[self.row]
         col = self.col
-        if col >= len(line):
-            return
-        stop = col + count
         size = len(line)
-        self.stats["cells_overwritten"] += written(line[col:stop])
-        del line[col:stop]
-        trim(line)
-        self.cells += len(line) - size
+        if col >= size:
+            return
+        self.stats["cells_overwritten"] += written_in(line, col, col + count)
+        self.replace_line(line[:col] + line[col + count :], size)
 
     def erase_below(self) -> None:
         """ED 0: the rest of the cursor line and the window's lines below it."""
