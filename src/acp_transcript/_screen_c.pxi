@@ -1145,24 +1145,35 @@ cdef class ScreenSink(Sink):
     cdef int move_cells(self, Py_ssize_t y, Py_ssize_t dx, Py_ssize_t px, Py_ssize_t nx) except -1 nogil:
         """See _screen_py.ScreenSink.move_cells."""
         cdef Row *row = &self.screen.rows[y]
-        cdef Py_ssize_t size, stop, x
+        cdef Py_ssize_t size, moved, end, x, start, stop
         if nx <= 0 or px == dx:
             return 0
         size = row.len
-        stop = dx + nx if dx + nx > px + nx else px + nx
-        if size > stop:
-            stop = size
-        row_reserve(row, stop)
-        for x in range(size, stop):
+        moved = (px + nx if px + nx < size else size) - px
+        if moved < 0:
+            moved = 0
+        end = dx + moved if moved and dx + moved > size else size
+        if dx < px:  # the replaced cells outside the source (within the content: past it all is blank)
+            start, stop = dx, (dx + nx if dx + nx < px else px)
+        else:
+            start, stop = (dx if dx > px + nx else px + nx), dx + nx
+        self.stats[S_OVERWRITTEN] += written_cells(row.cells, start, stop if stop < size else size)
+        row_reserve(row, end)
+        for x in range(size, end):
             row.cells[x] = BLANK
-        for x in range(dx, dx + nx):
-            if not px <= x < px + nx and row.cells[x] != BLANK and row.cells[x] != PAD:
-                self.stats[S_OVERWRITTEN] += 1
-        memmove(row.cells + dx, row.cells + px, nx * sizeof(uint32_t))
-        for x in range(px, px + nx):
-            if not dx <= x < dx + nx:
-                row.cells[x] = BLANK
-        row.len = stop
+        memmove(row.cells + dx, row.cells + px, moved * sizeof(uint32_t))
+        stop = dx + nx if dx + nx < end else end  # the rest of the destination gets the source's blanks
+        for x in range(dx + moved, stop):
+            row.cells[x] = BLANK
+        if px < dx:  # the vacated cells outside the destination
+            start, stop = px, (px + nx if px + nx < dx else dx)
+        else:
+            start, stop = (px if px > dx + nx else dx + nx), px + nx
+        if stop > end:
+            stop = end
+        for x in range(start, stop):
+            row.cells[x] = BLANK
+        row.len = end
         while row.len and row.cells[row.len - 1] == BLANK:
             row.len -= 1
         self.screen.cells += row.len - size

@@ -945,21 +945,28 @@ class ScreenSink:
 
     def move_cells(self, y: int, dx: int, px: int, nx: int) -> None:
         """``grid_move_cells``: cells [px, px + nx) of row y to [dx, dx + nx); the cells they replace are
-        gone (counted), the ones they leave that are not replaced are blanked."""
+        gone (counted), the ones they leave that are not replaced are blanked. Cells past the row's content
+        are blank, so the work is bounded by the content, not by the screen's width (the bounded-cost issue:
+        ICH/DCH on a wide row): only the ``moved`` cells of the source that hold anything move, and
+        everything is slices."""
         if nx <= 0 or px == dx:
             return
         screen = self.screen
-        row = screen.rows[y]
-        size = len(row)
-        stop = max(size, dx + nx, px + nx)
-        cells = row + [BLANK] * (stop - size)
-        moved = cells[px : px + nx]
-        gone = [cells[x] for x in range(dx, dx + nx) if not px <= x < px + nx]
-        self.stats["cells_overwritten"] += _written(gone)
-        cells[dx : dx + nx] = moved
-        for x in range(px, px + nx):
-            if not dx <= x < dx + nx:
-                cells[x] = BLANK
+        cells = screen.rows[y]
+        size = len(cells)
+        moved = max(min(px + nx, size) - px, 0)
+        end = dx + moved if moved and dx + moved > size else size
+        gone = (dx, min(dx + nx, px)) if dx < px else (max(dx, px + nx), dx + nx)
+        self.stats["cells_overwritten"] += _written(cells[gone[0] : min(gone[1], size)])
+        cells = cells + [BLANK] * (end - size)
+        cells[dx : dx + moved] = cells[px : px + moved]
+        rest = min(dx + nx, end)  # the rest of the destination gets the source's blanks
+        if rest > dx + moved:
+            cells[dx + moved : rest] = [BLANK] * (rest - dx - moved)
+        left = (px, min(px + nx, dx)) if px < dx else (max(px, dx + nx), px + nx)
+        stop = min(left[1], end)
+        if stop > left[0]:
+            cells[left[0] : stop] = [BLANK] * (stop - left[0])
         trim_row(cells)
         screen.rows[y] = cells
         screen.cells += len(cells) - size
