@@ -54,6 +54,15 @@ CASES = {
     "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
                                                 "b'\\x1b[L' * 21845"),
     "sized 80x65535: LF at the bottom": ("b'\\x1b[65535;1Hx'", "b'\\n' * 65536"),
+    # an edit of a sized row costs O(columns) (rows are flat arrays of cells): the store renders agent sizes at
+    # most max_columns=1000 wide; 65,535 is the widest the API allows
+    "sized 1000x24: REP full row + CR": ("b'x' * 1000 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),
+    "sized 1000x24: EL 1 near the end of a full row": ("b'x' * 1000 + b'\\x1b[990G'", "b'\\x1b[1K' * 16384"),
+    "sized 1000x24: ECH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[65535X' * 8192"),
+    "sized 1000x24: ICH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[1@' * 16384"),
+    "sized 1000x24: DCH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[1P' * 16384"),
+    "sized 65535x24: REP full row + CR": ("b'x' * 65535 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),
+    "sized 65535x24: ICH at column 0 of a full row": ("b'x' * 65535 + b'\\r'", "b'\\x1b[1@' * 16384"),
 }
 # Options for a case (default: the decoder's defaults).
 OPTIONS = {
@@ -63,6 +72,8 @@ OPTIONS = {
     "sized 80x1000: RI at the top": {"columns": 80, "rows": 1000},
     "sized 80x65535: IL at row 2 of full rows": {"columns": 80, "rows": 65535},
     "sized 80x65535: LF at the bottom": {"columns": 80, "rows": 65535},
+    **{name: {"columns": 1000, "rows": 24} for name in CASES if name.startswith("sized 1000x24")},
+    **{name: {"columns": 65535, "rows": 24} for name in CASES if name.startswith("sized 65535x24")},
 }
 
 CHILD = r"""

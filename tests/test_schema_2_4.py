@@ -112,6 +112,26 @@ def test_tall_sizes_render_at_most_max_rows(impl, monkeypatch):
             TerminalStore(max_rows=bad)
 
 
+def test_wide_sizes_render_at_most_max_columns(impl, monkeypatch):
+    """An edit of a row (ICH, DCH, REP, EL) costs O(columns): an agent-given 65,535-column size renders
+    max_columns wide (default 1000). Wrapped rows are joined in the transcript, so text reads the same."""
+    from acp_transcript import terminals
+
+    monkeypatch.setattr(terminals, "TranscriptDecoder", impl.TranscriptDecoder)
+    data = b"x" * 2500 + b"\r\x1b[5@ab"  # ICH on the last row of a wrapped line
+    store = TerminalStore()
+    store.apply(terminal_update("t", size=TerminalSize(65535, 5), output=data))
+    assert store["t"].size == TerminalSize(65535, 5)
+    assert store["t"].transcript == impl.sanitize(data, columns=1000, rows=5)
+    assert store["t"].transcript.startswith("x" * 2000 + "ab   x")
+    store = TerminalStore(max_columns=10)
+    store.apply(terminal_update("t", size=TerminalSize(80, 3), output=b"0123456789abc\r\x1b[P"))
+    assert store["t"].transcript == impl.sanitize(b"0123456789abc\r\x1b[P", columns=10, rows=3) == "0123456789bc"
+    for bad in (0, 65536, "5", None):
+        with pytest.raises(ValueError, match="max_columns"):
+            TerminalStore(max_columns=bad)
+
+
 def test_a_snapshot_after_a_size_renders_at_that_size(store, impl):
     store.apply(terminal_update("t", size=TerminalSize(10, 3)))
     store.apply(terminal_update("t", output=TOP_LIKE))  # a snapshot resets the decoder, not its size

@@ -77,6 +77,11 @@ DEFAULT_MAX_TERMINALS = 10_000
 #: rows, but line inserts, deletes and region scrolls cost O(rows) each (as in tmux, whose own limit is
 #: 10,000), so the store renders taller terminals as this many rows; real terminals are far shorter.
 DEFAULT_MAX_ROWS = 1000
+#: The widest screen a terminal renders at (TerminalStore(max_columns=...)): an edit of a row (ICH, DCH, REP,
+#: EL) costs O(columns), so an agent's 65,535-column size would make each 3-10 byte sequence move 256 KiB
+#: (0.05 MB/s, benchmarks/README.md, round 5). A wider terminal renders this wide: its lines wrap here, and the
+#: transcript joins wrapped rows, so text output reads the same.
+DEFAULT_MAX_COLUMNS = 1000
 #: store.warnings keeps the most recent this many (a caller that never clears it does not grow it forever).
 MAX_WARNINGS = 1000
 # v1 and v2 tool-call updates whose content may reference a terminal (v2 streams content in chunks too).
@@ -231,13 +236,13 @@ class Terminal:
         self.transcript_dropped = 0
         self._append_output(data)
 
-    def _resize(self, decoder_options: dict[str, Any], max_rows: int) -> None:
+    def _resize(self, decoder_options: dict[str, Any], max_columns: int, max_rows: int) -> None:
         """Render at ``size`` from here on, or at the store's ``columns``/``rows`` when the size is cleared
         (SPEC 2.8: no reflow; a switch between sized and unsized commits the current screen first)."""
         columns: int | None
         rows: int | None
         if self.size is not None:
-            columns, rows = self.size.cols, min(self.size.rows, max_rows)
+            columns, rows = min(self.size.cols, max_columns), min(self.size.rows, max_rows)
         else:
             columns, rows = decoder_options.get("columns"), decoder_options.get("rows")
         self._add_committed(self._decoder.resize(columns, rows))
@@ -308,6 +313,7 @@ class TerminalStore:
         max_terminals: int | None = DEFAULT_MAX_TERMINALS,
         use_size: bool = True,
         max_rows: int = DEFAULT_MAX_ROWS,
+        max_columns: int = DEFAULT_MAX_COLUMNS,
         **decoder_options: Any,
     ) -> None:
         unknown = sorted(set(decoder_options) - set(Options._fields))
@@ -321,8 +327,9 @@ class TerminalStore:
         ):
             if value is not None and (not is_int(value) or value < 0):
                 raise ValueError(f"{name} must be a non-negative int or None")
-        if not is_int(max_rows) or not 1 <= max_rows <= MAX_SIZE:
-            raise ValueError(f"max_rows must be an int from 1 to {MAX_SIZE}")
+        for name, value in (("max_rows", max_rows), ("max_columns", max_columns)):
+            if not is_int(value) or not 1 <= value <= MAX_SIZE:
+                raise ValueError(f"{name} must be an int from 1 to {MAX_SIZE}")
         if not isinstance(use_size, bool):
             raise TypeError(f"use_size must be a bool, not {type(use_size).__name__}")
         if legacy_output not in LEGACY_OUTPUT:
@@ -340,6 +347,7 @@ class TerminalStore:
         # scroll costs O(rows) as in tmux, so an agent's 65,535-row size would make every one of them
         # cost ~100 us (benchmarks/README.md, round 4).
         self.max_rows = max_rows
+        self.max_columns = max_columns  # the same for a width: an edit of a row costs O(columns)
         self.decoder_options = decoder_options
         self.agent_name: str | None = None  # from the session's `initialize` response, once seen
         self.warnings: list[ProtocolWarning] = []
@@ -491,7 +499,7 @@ class TerminalStore:
             # Before the output: a snapshot in the same update was written at this size.
             terminal.size = patch.size
             if self.use_size:
-                terminal._resize(self.decoder_options, self.max_rows)
+                terminal._resize(self.decoder_options, self.max_columns, self.max_rows)
         if patch.output is not OMITTED:
             terminal._replace_output(patch.output or b"")  # null: empty output
             terminal.output_meta = patch.output_meta
