@@ -33,31 +33,31 @@ cdef inline Py_ssize_t chunk_find(Line *line, Py_ssize_t col, Py_ssize_t *start)
     cdef Py_ssize_t k = 0, at = 0, near = col, back = line.len - col, from_finger
     if col >= line.len:
         start[0] = line.len
-        return line.nchunks
-    from_finger = col - line.finger_at if col >= line.finger_at else line.finger_at - col
+        return line.chunked.nchunks
+    from_finger = col - line.chunked.finger_at if col >= line.chunked.finger_at else line.chunked.finger_at - col
     if from_finger < near and from_finger < back:
-        k = line.finger
-        at = line.finger_at
+        k = line.chunked.finger
+        at = line.chunked.finger_at
         if col >= at:
-            while at + line.chunks[k].len <= col:
-                at += line.chunks[k].len
+            while at + line.chunked.chunks[k].len <= col:
+                at += line.chunked.chunks[k].len
                 k += 1
         else:
             while at > col:
                 k -= 1
-                at -= line.chunks[k].len
+                at -= line.chunked.chunks[k].len
     elif near <= back:
-        while at + line.chunks[k].len <= col:
-            at += line.chunks[k].len
+        while at + line.chunked.chunks[k].len <= col:
+            at += line.chunked.chunks[k].len
             k += 1
     else:
-        k = line.nchunks - 1
-        at = line.len - line.chunks[k].len
+        k = line.chunked.nchunks - 1
+        at = line.len - line.chunked.chunks[k].len
         while at > col:
             k -= 1
-            at -= line.chunks[k].len
-    line.finger = k
-    line.finger_at = at
+            at -= line.chunked.chunks[k].len
+    line.chunked.finger = k
+    line.chunked.finger_at = at
     start[0] = at
     return k
 
@@ -66,10 +66,10 @@ cdef inline void finger_before(Line *line, Py_ssize_t k, Py_ssize_t col) noexcep
     """After an edit whose chunk ``k`` starts at column ``col``: the finger goes to the chunk before, which
     chunks_join keeps at its index and start (or to the line's start)."""
     if k > 0:
-        line.finger = k - 1
-        line.finger_at = col - line.chunks[k - 1].len
+        line.chunked.finger = k - 1
+        line.chunked.finger_at = col - line.chunked.chunks[k - 1].len
     else:
-        line.finger = line.finger_at = 0
+        line.chunked.finger = line.chunked.finger_at = 0
 
 
 cdef inline Py_ssize_t chunk_written(const Chunk *chunk, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
@@ -80,18 +80,18 @@ cdef inline Py_ssize_t chunk_written(const Chunk *chunk, Py_ssize_t lo, Py_ssize
 
 
 cdef inline int chunks_reserve(Line *line, Py_ssize_t extra) except -1 nogil:
-    if line.nchunks + extra > line.chunks_cap:
-        grow(<void **>&line.chunks, &line.chunks_cap, line.nchunks + extra, sizeof(Chunk), 16)
+    if line.chunked.nchunks + extra > line.chunked.cap:
+        grow(<void **>&line.chunked.chunks, &line.chunked.cap, line.chunked.nchunks + extra, sizeof(Chunk), 16)
     return 0
 
 
 cdef void line_free_chunks(Line *line) noexcept nogil:
     cdef Py_ssize_t k
-    for k in range(line.nchunks):
-        free(line.chunks[k].cells)
-    free(line.chunks)
-    line.chunks = NULL
-    line.nchunks = line.chunks_cap = 0
+    for k in range(line.chunked.nchunks):
+        free(line.chunked.chunks[k].cells)
+    free(line.chunked.chunks)
+    free(line.chunked)
+    line.chunked = NULL
 
 
 cdef int line_to_chunks(Line *line, Py_ssize_t size) except -1 nogil:
@@ -99,7 +99,17 @@ cdef int line_to_chunks(Line *line, Py_ssize_t size) except -1 nogil:
     MemoryError the line stays flat."""
     cdef Py_ssize_t n = line.len, count = (line.len + size - 1) // size, k, part
     cdef uint32_t *cells
-    grow(<void **>&line.chunks, &line.chunks_cap, count if count else 1, sizeof(Chunk), 16)
+    cdef LongLine *chunked = <LongLine *>calloc(1, sizeof(LongLine))
+    if chunked != NULL:
+        chunked.cap = count + 16
+        chunked.chunks = <Chunk *>malloc(chunked.cap * sizeof(Chunk))
+        if chunked.chunks == NULL:
+            free(chunked)
+            chunked = NULL
+    if chunked == NULL:
+        with gil:
+            raise MemoryError()
+    line.chunked = chunked
     for k in range(count):
         cells = <uint32_t *>malloc(size * sizeof(uint32_t))
         if cells == NULL:
@@ -108,15 +118,15 @@ cdef int line_to_chunks(Line *line, Py_ssize_t size) except -1 nogil:
                 raise MemoryError()
         part = n - k * size if n - k * size < size else size
         memcpy(cells, line.cells + k * size, part * sizeof(uint32_t))
-        line.chunks[k].cells = cells
-        line.chunks[k].len = part
-        line.chunks[k].fill = BLANK
-        line.nchunks = k + 1
+        line.chunked.chunks[k].cells = cells
+        line.chunked.chunks[k].len = part
+        line.chunked.chunks[k].fill = BLANK
+        line.chunked.nchunks = k + 1
     free(line.cells)
     line.cells = NULL
     line.cap = 0
     line.plain = False
-    line.finger = line.finger_at = 0
+    line.chunked.finger = line.chunked.finger_at = 0
     return 0
 
 
@@ -131,8 +141,8 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
     cdef Chunk tail
     cdef Chunk *chunk
     chunks_reserve(line, add + 1)
-    if k < line.nchunks and start < col:
-        chunk = &line.chunks[k]
+    if k < line.chunked.nchunks and start < col:
+        chunk = &line.chunked.chunks[k]
         offset = col - start
         if stop < start + chunk.len:  # strictly inside one chunk: it becomes head, the opened chunks, tail
             tail.cells = NULL
@@ -143,13 +153,13 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
                 memcpy(tail.cells, chunk.cells + stop - start, tail.len * sizeof(uint32_t))
             gone[0] += chunk_written(chunk, offset, stop - start)
             chunk.len = offset
-            memmove(line.chunks + k + add + 2, line.chunks + k + 1, (line.nchunks - k - 1) * sizeof(Chunk))
-            line.chunks[k + add + 1] = tail
-            line.nchunks += add + 1
+            memmove(line.chunked.chunks + k + add + 2, line.chunked.chunks + k + 1, (line.chunked.nchunks - k - 1) * sizeof(Chunk))
+            line.chunked.chunks[k + add + 1] = tail
+            line.chunked.nchunks += add + 1
             for i in range(k + 1, k + add + 1):
-                line.chunks[i].cells = NULL
-                line.chunks[i].len = 0
-                line.chunks[i].fill = fill
+                line.chunked.chunks[i].cells = NULL
+                line.chunked.chunks[i].len = 0
+                line.chunked.chunks[i].fill = fill
             line.len -= stop - col
             return k + 1
         gone[0] += chunk_written(chunk, offset, chunk.len)  # the chunk keeps its head
@@ -158,14 +168,14 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
         chunk.len = offset
         k += 1
     j = k
-    while j < line.nchunks and at + line.chunks[j].len <= stop:
-        gone[0] += chunk_written(&line.chunks[j], 0, line.chunks[j].len)
-        at += line.chunks[j].len
-        line.len -= line.chunks[j].len
-        free(line.chunks[j].cells)
+    while j < line.chunked.nchunks and at + line.chunked.chunks[j].len <= stop:
+        gone[0] += chunk_written(&line.chunked.chunks[j], 0, line.chunked.chunks[j].len)
+        at += line.chunked.chunks[j].len
+        line.len -= line.chunked.chunks[j].len
+        free(line.chunked.chunks[j].cells)
         j += 1
-    if j < line.nchunks and at < stop:  # the last chunk loses its head
-        chunk = &line.chunks[j]
+    if j < line.chunked.nchunks and at < stop:  # the last chunk loses its head
+        chunk = &line.chunked.chunks[j]
         offset = stop - at
         gone[0] += chunk_written(chunk, 0, offset)
         if chunk.cells != NULL:
@@ -173,30 +183,30 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
         chunk.len -= offset
         line.len -= offset
     removed = j - k
-    memmove(line.chunks + k + add, line.chunks + j, (line.nchunks - j) * sizeof(Chunk))
-    line.nchunks += add - removed
+    memmove(line.chunked.chunks + k + add, line.chunked.chunks + j, (line.chunked.nchunks - j) * sizeof(Chunk))
+    line.chunked.nchunks += add - removed
     for i in range(k, k + add):
-        line.chunks[i].cells = NULL
-        line.chunks[i].len = 0
-        line.chunks[i].fill = fill
+        line.chunked.chunks[i].cells = NULL
+        line.chunked.chunks[i].len = 0
+        line.chunked.chunks[i].fill = fill
     return k
 
 
 cdef int chunks_join(Line *line, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t size) except -1 nogil:
     """Restore the invariants (see the top of this file) among chunks ``lo - 1`` to ``hi``, around an edit
     that changed ``[lo, hi)``: empty chunks go, neighbours merge, and the array moves once."""
-    cdef Py_ssize_t first = lo - 1 if lo > 0 else 0, end = hi + 1 if hi + 1 < line.nchunks else line.nchunks
+    cdef Py_ssize_t first = lo - 1 if lo > 0 else 0, end = hi + 1 if hi + 1 < line.chunked.nchunks else line.chunked.nchunks
     cdef Py_ssize_t w = first, i
     cdef Chunk *a
     cdef Chunk *b
     cdef uint32_t *cells
     for i in range(first, end):
-        b = &line.chunks[i]
+        b = &line.chunked.chunks[i]
         if b.len == 0:
             free(b.cells)
             continue
         if w > first:
-            a = &line.chunks[w - 1]
+            a = &line.chunked.chunks[w - 1]
             if a.cells == NULL and b.cells == NULL and a.fill == b.fill:
                 a.len += b.len
                 continue
@@ -204,8 +214,8 @@ cdef int chunks_join(Line *line, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t size) 
                 if a.cells == NULL:
                     cells = <uint32_t *>malloc(size * sizeof(uint32_t))
                     if cells == NULL:  # close the gap [w, i) so that the line stays whole, then fail
-                        memmove(line.chunks + w, line.chunks + i, (line.nchunks - i) * sizeof(Chunk))
-                        line.nchunks -= i - w
+                        memmove(line.chunked.chunks + w, line.chunked.chunks + i, (line.chunked.nchunks - i) * sizeof(Chunk))
+                        line.chunked.nchunks -= i - w
                         with gil:
                             raise MemoryError()
                     fill_cells(cells, a.fill, a.len)
@@ -217,10 +227,10 @@ cdef int chunks_join(Line *line, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t size) 
                     free(b.cells)
                 a.len += b.len
                 continue
-        line.chunks[w] = b[0]
+        line.chunked.chunks[w] = b[0]
         w += 1
-    memmove(line.chunks + w, line.chunks + end, (line.nchunks - end) * sizeof(Chunk))
-    line.nchunks -= end - w
+    memmove(line.chunked.chunks + w, line.chunked.chunks + end, (line.chunked.nchunks - end) * sizeof(Chunk))
+    line.chunked.nchunks -= end - w
     return 0
 
 
@@ -234,8 +244,8 @@ cdef Py_ssize_t chunks_replace(Line *line, Py_ssize_t col, Py_ssize_t n, const u
     if n <= 0:
         return 0
     k = chunk_find(line, col, &start)
-    if k < line.nchunks and end <= start + line.chunks[k].len:
-        chunk = &line.chunks[k]
+    if k < line.chunked.nchunks and end <= start + line.chunked.chunks[k].len:
+        chunk = &line.chunked.chunks[k]
         if chunk.cells != NULL:  # inside one literal chunk (a CR overwrite on a long line): in place
             overwritten = written(chunk.cells, col - start, end - start)
             if cps != NULL:
@@ -247,9 +257,9 @@ cdef Py_ssize_t chunks_replace(Line *line, Py_ssize_t col, Py_ssize_t n, const u
             return overwritten
         if cps == NULL and text == NULL and chunk.fill == fill:  # the same fill again: nothing changes
             return n if fill != BLANK else 0
-    if col == line.len and line.nchunks and line.chunks[line.nchunks - 1].cells != NULL \
-            and line.chunks[line.nchunks - 1].len + n <= size:  # an append that fits the last chunk
-        chunk = &line.chunks[line.nchunks - 1]
+    if col == line.len and line.chunked.nchunks and line.chunked.chunks[line.chunked.nchunks - 1].cells != NULL \
+            and line.chunked.chunks[line.chunked.nchunks - 1].len + n <= size:  # an append that fits the last chunk
+        chunk = &line.chunked.chunks[line.chunked.nchunks - 1]
         if cps != NULL:
             memcpy(chunk.cells + chunk.len, cps, n * sizeof(uint32_t))
         elif text != NULL:
@@ -262,20 +272,20 @@ cdef Py_ssize_t chunks_replace(Line *line, Py_ssize_t col, Py_ssize_t n, const u
     count = 1 if cps == NULL and text == NULL else (n + size - 1) // size
     if col > line.len:  # pad with blanks: one more chunk, before the new cells
         chunks_reserve(line, count + 2)
-        line.chunks[line.nchunks].cells = NULL
-        line.chunks[line.nchunks].len = col - line.len
-        line.chunks[line.nchunks].fill = BLANK
-        line.nchunks += 1
+        line.chunked.chunks[line.chunked.nchunks].cells = NULL
+        line.chunked.chunks[line.chunked.nchunks].len = col - line.len
+        line.chunked.chunks[line.chunked.nchunks].fill = BLANK
+        line.chunked.nchunks += 1
         line.len = start = col
-        k = line.nchunks
-    line.finger = line.finger_at = 0  # valid whatever fails below
+        k = line.chunked.nchunks
+    line.chunked.finger = line.chunked.finger_at = 0  # valid whatever fails below
     k = chunks_cut(line, k, start, col, end if end < line.len else line.len, count, fill, size, &overwritten)
     if cps == NULL and text == NULL:
-        line.chunks[k].len = n
+        line.chunked.chunks[k].len = n
     else:
         for i in range(count):
             part = n - i * size if n - i * size < size else size
-            chunk = &line.chunks[k + i]
+            chunk = &line.chunked.chunks[k + i]
             chunk.cells = chunk_alloc(size)
             if cps != NULL:
                 memcpy(chunk.cells, cps + i * size, part * sizeof(uint32_t))
@@ -294,11 +304,11 @@ cdef Py_ssize_t chunks_written(Line *line, Py_ssize_t start, Py_ssize_t stop) no
     if stop > line.len:
         stop = line.len
     k = chunk_find(line, start, &at)
-    while k < line.nchunks and at < stop:
+    while k < line.chunked.nchunks and at < stop:
         lo = start - at if start > at else 0
-        hi = stop - at if stop - at < line.chunks[k].len else line.chunks[k].len
-        count += chunk_written(&line.chunks[k], lo, hi)
-        at += line.chunks[k].len
+        hi = stop - at if stop - at < line.chunked.chunks[k].len else line.chunked.chunks[k].len
+        count += chunk_written(&line.chunked.chunks[k], lo, hi)
+        at += line.chunked.chunks[k].len
         k += 1
     return count
 
@@ -306,16 +316,16 @@ cdef Py_ssize_t chunks_written(Line *line, Py_ssize_t start, Py_ssize_t stop) no
 cdef int chunks_insert_fill(Line *line, Py_ssize_t col, Py_ssize_t n, uint32_t fill, Py_ssize_t size) except -1 nogil:
     """Insert ``n`` copies of ``fill`` before column ``col`` (< ``line.len``)."""
     cdef Py_ssize_t gone = 0, start, k = chunk_find(line, col, &start)
-    cdef Chunk *chunk = &line.chunks[k]
+    cdef Chunk *chunk = &line.chunked.chunks[k]
     if chunk.cells != NULL and chunk.len + n <= size:  # room in its literal chunk (ICH 1 in a long line)
         memmove(chunk.cells + col - start + n, chunk.cells + col - start, (start + chunk.len - col) * sizeof(uint32_t))
         fill_cells(chunk.cells + col - start, fill, n)
         chunk.len += n
         line.len += n
         return 0
-    line.finger = line.finger_at = 0
+    line.chunked.finger = line.chunked.finger_at = 0
     k = chunks_cut(line, k, start, col, col, 1, fill, size, &gone)
-    line.chunks[k].len = n
+    line.chunked.chunks[k].len = n
     line.len += n
     finger_before(line, k, col)
     return chunks_join(line, k, k + 1, size)
@@ -329,7 +339,7 @@ cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_
     if start >= stop:
         return 0
     k = chunk_find(line, start, &at)
-    chunk = &line.chunks[k]
+    chunk = &line.chunked.chunks[k]
     if chunk.cells != NULL and stop <= at + chunk.len:  # inside one literal chunk (DCH 1 in a long line)
         gone = written(chunk.cells, start - at, stop - at)
         memmove(chunk.cells + start - at, chunk.cells + stop - at, (at + chunk.len - stop) * sizeof(uint32_t))
@@ -338,7 +348,7 @@ cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_
         finger_before(line, k, at)
         chunks_join(line, k, k + 1, size)  # it may now fit with a neighbour
         return gone
-    line.finger = line.finger_at = 0
+    line.chunked.finger = line.chunked.finger_at = 0
     k = chunks_cut(line, k, at, start, stop, 0, BLANK, size, &gone)
     finger_before(line, k, start)
     chunks_join(line, k, k, size)
@@ -348,8 +358,8 @@ cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_
 cdef void chunks_trim(Line *line) noexcept nogil:
     """Drop trailing blank cells (the chunked ``line_trim``)."""
     cdef Chunk *last
-    while line.nchunks:
-        last = &line.chunks[line.nchunks - 1]
+    while line.chunked.nchunks:
+        last = &line.chunked.chunks[line.chunked.nchunks - 1]
         if last.cells == NULL:
             if last.fill != BLANK:
                 return
@@ -361,23 +371,23 @@ cdef void chunks_trim(Line *line) noexcept nogil:
             if last.len:
                 return
             free(last.cells)
-        line.nchunks -= 1
-        if line.finger >= line.nchunks:  # the finger's chunk went
-            line.finger = line.finger_at = 0
+        line.chunked.nchunks -= 1
+        if line.chunked.finger >= line.chunked.nchunks:  # the finger's chunk went
+            line.chunked.finger = line.chunked.finger_at = 0
 
 
 cdef void chunks_flatten(const Line *line, uint32_t *dst) noexcept nogil:
     cdef Py_ssize_t k
-    for k in range(line.nchunks):
-        if line.chunks[k].cells == NULL:
-            fill_cells(dst, line.chunks[k].fill, line.chunks[k].len)
+    for k in range(line.chunked.nchunks):
+        if line.chunked.chunks[k].cells == NULL:
+            fill_cells(dst, line.chunked.chunks[k].fill, line.chunked.chunks[k].len)
         else:
-            memcpy(dst, line.chunks[k].cells, line.chunks[k].len * sizeof(uint32_t))
-        dst += line.chunks[k].len
+            memcpy(dst, line.chunked.chunks[k].cells, line.chunked.chunks[k].len * sizeof(uint32_t))
+        dst += line.chunked.chunks[k].len
 
 
 cdef Py_ssize_t line_written(Line *line, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
     """Written cells in ``[start, stop)`` of a flat or chunked line."""
-    if line.chunks != NULL:
+    if line.chunked != NULL:
         return chunks_written(line, start, stop)
     return written(line.cells, start, stop if stop < line.len else line.len)

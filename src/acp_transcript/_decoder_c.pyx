@@ -277,7 +277,9 @@ cdef class TranscriptDecoder:
         if self.render_sink is None:
             return []
         window = self.render_sink.window
-        return [(window.lines[window.top + i].len, window.lines[window.top + i].nchunks) for i in range(window.count)]
+        return [(window.lines[window.top + i].len,
+                 window.lines[window.top + i].chunked.nchunks if window.lines[window.top + i].chunked != NULL else 0)
+                for i in range(window.count)]
 
     @property
     def live(self):

@@ -90,7 +90,7 @@ cdef class LineWindow:
 
     cdef void release_line(self, Line *line) noexcept nogil:
         """A line leaves the window: keep its buffer for the next new line, or free it."""
-        if line.chunks != NULL:
+        if line.chunked != NULL:
             line_free_chunks(line)
         if self.nspare < SPARE_LINES and 0 < line.cap <= SPARE_MAX_CAP:
             self.spare[self.nspare] = line[0]
@@ -108,10 +108,14 @@ cdef class LineWindow:
 
     cdef int append_line(self) except -1 nogil:
         if self.top + self.count == self.lines_cap:
-            if self.top:  # slide the window down to the start of the array (amortised O(1) per line)
+            # Slide the window down to the start of the array once the lines gone from its top are at least
+            # as many as it holds, else grow: each line is moved at most once per window's worth of new lines
+            # (amortised O(1); sliding whenever the end was reached moved 200 lines every ~50 new ones).
+            if self.top and self.top >= self.count:
                 memmove(self.lines, self.lines + self.top, self.count * sizeof(Line))
                 self.top = 0
-            grow(<void **>&self.lines, &self.lines_cap, self.count + 1, sizeof(Line), 16)
+            else:
+                grow(<void **>&self.lines, &self.lines_cap, self.top + self.count + 1, sizeof(Line), 16)
         if self.nspare:
             self.nspare -= 1
             self.lines[self.top + self.count] = self.spare[self.nspare]
@@ -120,9 +124,7 @@ cdef class LineWindow:
             self.lines[self.top + self.count].cells = NULL
             self.lines[self.top + self.count].len = 0
             self.lines[self.top + self.count].cap = 0
-        self.lines[self.top + self.count].chunks = NULL
-        self.lines[self.top + self.count].nchunks = 0
-        self.lines[self.top + self.count].chunks_cap = 0
+        self.lines[self.top + self.count].chunked = NULL
         self.lines[self.top + self.count].plain = True
         self.count += 1
         return 0
@@ -200,7 +202,7 @@ cdef class LineWindow:
     cdef int chunked(self, Line *line) except -1 nogil:
         """Is ``line`` in chunks, after making it so if it is longer than one chunk? Called before an edit that
         does not append, so that the edit costs what it changes (_chunks_c.pxi)."""
-        if line.chunks != NULL:
+        if line.chunked != NULL:
             return 1
         if line.len > self.chunk_size:
             line_to_chunks(line, self.chunk_size)
@@ -235,7 +237,7 @@ cdef class LineWindow:
     cdef int write_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t part
         cdef Line *line = self.cursor_line()
-        if self.col == line.len and self.col + n <= self.max_line_cells and line.chunks == NULL:
+        if self.col == line.len and self.col + n <= self.max_line_cells and line.chunked == NULL:
             # Appending, as plain text does: nothing is overwritten or padded, and only the cell limit can
             # commit lines (the line count did not change), so this is the loop below in one step.
             line_reserve(line, self.col + n)
@@ -253,7 +255,7 @@ cdef class LineWindow:
             if part > n:
                 part = n
             line = self.cursor_line()
-            if line.chunks != NULL or (self.col < line.len and self.chunked(line)):
+            if line.chunked != NULL or (self.col < line.len and self.chunked(line)):
                 self.write_chunked(NULL, text, part)
             else:
                 self.prepare_write(part)
@@ -274,7 +276,7 @@ cdef class LineWindow:
             if part > n:
                 part = n
             line = self.cursor_line()
-            if line.chunks != NULL or (self.col < line.len and self.chunked(line)):
+            if line.chunked != NULL or (self.col < line.len and self.chunked(line)):
                 self.write_chunked(cps, NULL, part)
             else:
                 self.prepare_write(part)
@@ -308,7 +310,7 @@ cdef class LineWindow:
             line = self.cursor_line()
             size = line.len
             stop = target if target < size else size
-            if line.chunks != NULL and (col >= size or chunks_written(line, col, stop) == 0):
+            if line.chunked != NULL and (col >= size or chunks_written(line, col, stop) == 0):
                 span[0] = TAB
                 for i in range(1, target - col):
                     span[i] = FILL
@@ -317,7 +319,7 @@ cdef class LineWindow:
                 self.col = target
                 self.enforce_limits()
                 return 0
-            if line.chunks == NULL and (col >= size or written(line.cells, col, stop) == 0):
+            if line.chunked == NULL and (col >= size or written(line.cells, col, stop) == 0):
                 line_reserve(line, target)
                 line.plain = False
                 for i in range(size, col):
@@ -348,7 +350,7 @@ cdef class LineWindow:
             if part > count:
                 part = count
             line = self.cursor_line()
-            if line.chunks != NULL or (self.col < line.len and self.chunked(line)):
+            if line.chunked != NULL or (self.col < line.len and self.chunked(line)):
                 size = line.len
                 self.stats[S_OVERWRITTEN] += chunks_replace(line, self.col, part, NULL, NULL, char, self.chunk_size)
                 self.cells += line.len - size
@@ -370,7 +372,7 @@ cdef class LineWindow:
             stop = size
         if start >= stop:
             return 0
-        if line.chunks != NULL or (stop < size and self.chunked(line)):
+        if line.chunked != NULL or (stop < size and self.chunked(line)):
             if stop == size:
                 self.stats[S_OVERWRITTEN] += chunks_delete(line, start, stop, self.chunk_size)
             else:
