@@ -45,11 +45,15 @@ cdef extern from *:
     #include <stdint.h>
     #include <string.h>
     /* The length of the run of printable ASCII (0x20-0x7E) at p, at most n: 16 bytes at a time with the
-       vector unit every x86-64 (SSE2) and aarch64 (NEON) CPU has, else 8 at a time in a word (SWAR); the
+       vector unit every x86-64 (SSE2) and aarch64 (NEON; GCC and Clang) CPU has, else 8 at a time in a word (SWAR); the
        first byte that is not printable is then found byte by byte. Plain text is one long run per line, so
        this loop is most of what a plain byte costs before it is copied (the throughput issue). */
-    #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+    #if defined(ACP_NO_SIMD)  /* (to test the SWAR path on a machine that has a vector unit) */
+    #elif defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
     #include <emmintrin.h>
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    #endif
     static inline Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) {
         Py_ssize_t i = 0;
         /* As signed bytes, 0x80-0xFF are negative: "below 0x20" catches them and the C0 controls, and
@@ -73,7 +77,7 @@ cdef extern from *:
             i++;
         return i;
     }
-    #elif defined(__aarch64__) || defined(_M_ARM64)
+    #elif defined(__aarch64__) && defined(__ARM_NEON)
     #include <arm_neon.h>
     static inline Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) {
         Py_ssize_t i = 0;
@@ -88,7 +92,9 @@ cdef extern from *:
             i++;
         return i;
     }
-    #else
+    #endif
+    #if defined(ACP_NO_SIMD) || !(defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2) \
+                                  || (defined(__aarch64__) && defined(__ARM_NEON)))
     /* SWAR: a byte b < 0x20 borrows in b - 0x20, b >= 0x7F carries into or has bit 7 in b + 0x01, b >= 0x80
        has bit 7 itself. Borrows and carries only spill into bytes after a hit, so a word without any hit is
        eight printable bytes. */
