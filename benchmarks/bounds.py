@@ -3,6 +3,7 @@ time linear in the input (MB/s does not fall with size), peak memory independent
 (strip mode) or bounded by the live-window limits (render mode), output within a constant factor.
 
     python benchmarks/bounds.py [--sizes 1,10,100] [--impl c|py] [--only NAME,...] [--store 10000,100000]
+                                [--line-chunk-cells N]
 
 Each measurement runs in its own process, so its peak RSS is its own; input is generated block by block
 and fed in 64 KiB chunks, so the input itself never sits in memory. ``--store`` measures the layers around
@@ -41,8 +42,10 @@ CASES = {
     "DCH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[1P' * 16384"),
     # long lines are chunks once edited (_chunks_c.pxi): the worst case for them is the most chunks a line can
     # hold (a fill of 511 blanks after every 513th cell) and edits far from where the walk to a column starts
+    "ICH then x at column 0 of a line kept full": ("b'x' * 65536 + b'\\r'", "b'\\x1b[@x\\r' * 13107"),
     "ECH near the end of a fragmented line": (FRAGMENTED, "b'\\x1b[65400G\\x1b[X' * 8192"),
     "ICH in the middle of a fragmented line": (FRAGMENTED, "b'\\x1b[32768G\\x1b[@' * 8192"),
+    "edits at the thirds of a fragmented line": (FRAGMENTED, "b'\\x1b[21845Gx\\x1b[700b\\x1b[43690G\\x1b[X' * 4096"),
     "text over the middle of a fragmented line": (FRAGMENTED, "b'\\x1b[32768Gab' * 8192"),
     "LF flood (live_lines=2**40)": ("b''", "b'\\n' * 65536"),
     # sized rendering (SPEC 2.8): the rows of the screen are an array, so a line insert, delete or region
@@ -61,6 +64,7 @@ CASES = {
     "sized 1000x24: ECH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[65535X' * 8192"),
     "sized 1000x24: ICH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[1@' * 16384"),
     "sized 1000x24: DCH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[1P' * 16384"),
+    "sized 1000x24: ICH then x at column 0 of a row kept full": ("b'x' * 1000 + b'\\r'", "b'\\x1b[@x\\r' * 13107"),
     "sized 65535x24: REP full row + CR": ("b'x' * 65535 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),
     "sized 65535x24: ICH at column 0 of a full row": ("b'x' * 65535 + b'\\r'", "b'\\x1b[1@' * 16384"),
 }
@@ -80,6 +84,8 @@ CHILD = r"""
 import resource, sys, time
 from acp_transcript import {module} as impl
 start, block, size_mb, mode = {start}, {block}, {size_mb}, {mode!r}
+if {chunk_cells}:
+    impl._set_line_chunk_cells({chunk_cells})
 decoder = impl.TranscriptDecoder(mode=mode, **{options!r})
 total_in = total_out = 0
 target = size_mb * 1_000_000
@@ -96,8 +102,10 @@ print({{"seconds": seconds, "in": total_in, "out": total_out,
 """
 
 
-def measure(module: str, start: str, block: str, size_mb: int, mode: str, options: dict | None = None) -> dict:
-    code = CHILD.format(module=module, start=start, block=block, size_mb=size_mb, mode=mode, options=options or {})
+def measure(module: str, start: str, block: str, size_mb: int, mode: str, options: dict | None = None,
+            chunk_cells: int = 0) -> dict:
+    code = CHILD.format(module=module, start=start, block=block, size_mb=size_mb, mode=mode, options=options or {},
+                        chunk_cells=chunk_cells)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return json.loads(out.replace("'", '"'))
 
@@ -109,6 +117,8 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated case names (default: all)")
     parser.add_argument("--modes", default="render,strip")
     parser.add_argument("--store", help="measure the store, bridge and replay rows with these item counts")
+    parser.add_argument("--line-chunk-cells", type=int, default=0,
+                        help="the core's chunk size for long lines (default: its own, 512); to compare sizes")
     args = parser.parse_args()
     if args.store:
         store_rows([int(n) for n in args.store.split(",")], args.impl)
@@ -125,7 +135,7 @@ def main() -> None:
         for mode in args.modes.split(","):
             cells = []
             for size in sizes:
-                r = measure(module, start, block, size, mode, OPTIONS.get(name))
+                r = measure(module, start, block, size, mode, OPTIONS.get(name), args.line_chunk_cells)
                 cells.append(f"{r['in'] / r['seconds'] / 1e6:.3g} MB/s, {r['rss_mb']:.0f} MB, {r['out'] / r['in']:.2f}")
             print(f"| {name} | {mode} | " + " | ".join(cells) + " |", flush=True)
 
