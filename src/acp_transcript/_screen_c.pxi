@@ -1161,7 +1161,8 @@ cdef class ScreenSink(Sink):
         row_reserve(row, end)
         for x in range(size, end):
             row.cells[x] = BLANK
-        memmove(row.cells + dx, row.cells + px, moved * sizeof(uint32_t))
+        if moved:  # (an empty row may have no buffer: no pointer arithmetic on NULL)
+            memmove(row.cells + dx, row.cells + px, moved * sizeof(uint32_t))
         stop = dx + nx if dx + nx < end else end  # the rest of the destination gets the source's blanks
         for x in range(dx + moved, stop):
             row.cells[x] = BLANK
