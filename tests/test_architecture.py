@@ -51,7 +51,7 @@ ONLY_C = {
     ("RecordingSink", "print_ascii"), ("RecordingSink", "print_cps"),
     ("LineWindow", "write_ascii"), ("LineWindow", "prepare_write"),
     # long lines as chunks once edited (_chunks_c.pxi), so that REP/ECH/EL/ICH/DCH cost what they change; the
-    # fallback's lines are str/list, where slicing is already the whole cost of such an edit
+    # fallback's lines are str, where a slice is already the whole cost of such an edit
     ("LineWindow", "chunked"), ("LineWindow", "write_chunked"),
     ("LineWindow", "cursor_line"),  # a pointer to the line to edit in place (see replace_line in ONLY_PY)
     ("TranscriptDecoder", "line_chunks"),  # _line_chunks, the tests' view of those chunks (their bound)

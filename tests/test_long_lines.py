@@ -1,7 +1,7 @@
 """Long lines in chunks (the core's _chunks_c.pxi; the bounded-cost issue): once a line longer than one chunk
 is edited, the core keeps it as literal chunks and fills, so that REP, ECH, EL, ICH and DCH cost what they
 change. The text must not change: these tests compare the core, with chunks small enough for short inputs to
-reach every path, against the fallback (whose lines are str/list), and check the bound on the chunk count
+reach every path, against the fallback (whose lines are str), and check the bound on the chunk count
 that makes each edit O(n/size + size)."""
 
 from __future__ import annotations

@@ -9,8 +9,8 @@
 #   - no chunk is empty, and two neighbouring fills of one cell are one;
 #   - two neighbours whose cells fit one chunk are one,
 # so a line of n cells has at most 2n/size + 1 chunks, and an edit costs O(n/size + size) whatever the range:
-# the walk to its column plus the cells of the chunks it splits or joins (literals it removes were each
-# written once before). The fallback keeps its lines as str/list (_window_py.py); the text is the same.
+# the walk to its column (from the line's start, its end or its last edit, whichever is nearest) plus the
+# cells of the chunks it splits or joins (literals it removes were each written once before). The fallback keeps its lines as str (_window_py.py); the text is the same.
 
 cdef uint32_t *chunk_alloc(Py_ssize_t size) except NULL nogil:
     cdef uint32_t *cells = <uint32_t *>malloc(size * sizeof(uint32_t))
