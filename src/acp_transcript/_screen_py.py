@@ -534,7 +534,7 @@ class ScreenSink:
         cx = self.cx
         if cx >= self.columns or not _CELL_TEXT.fullmatch(text):
             return None
-        wide = len(_WIDE_BMP_CHAR.findall(text)) if max(text) >= "\u1100" else 0
+        wide = 0 if text.isascii() else len(_WIDE_BMP_CHAR.findall(text))  # isascii: O(1), a str flag
         stop = cx + len(text) + wide
         if stop > self.columns:
             return None
@@ -1037,7 +1037,7 @@ def _clean_span(row: list[str], start: int, stop: int) -> bool:
         return True
     joined = "".join(covered)
     return (len(joined) == len(covered) and PAD not in joined
-            and not (max(joined) >= "\u1100" and _MAYBE_WIDE.search(joined)))
+            and (joined.isascii() or not _MAYBE_WIDE.search(joined)))
 
 
 def _outside(start: int, other: int, n: int) -> range:
