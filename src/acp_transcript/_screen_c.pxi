@@ -626,6 +626,9 @@ cdef class ScreenSink(Sink):
             return 0
         if count > self.scratch_cap:
             grow(<void **>&self.scratch, &self.scratch_cap, count, sizeof(uint32_t), 64)
+        if 0x20 <= char < 0x7F:  # printable ASCII: the row-at-a-time ASCII path (as put_text takes it)
+            memset(self.scratch, char, count)
+            return self.print_ascii(<const uint8_t *>self.scratch, count)
         for i in range(count):
             self.scratch[i] = char
         return self.print_cps(self.scratch, count)
