@@ -85,6 +85,7 @@ _TEXT_RUN = re.compile(rb"(?:[\x20-\x7e\x80-\xff\n]+|\x1b\[[0-9:;]*m|\r\n)+")
 # text half its speed; benchmarks/README.md).
 # A noisy run takes every control but ESC: VT and FF are read as LF, and BS, HT, CR are executed between
 # the pieces of text around them, in order.
+_TEXT_BYTES = bytes(range(0x20, 0x7F)) + bytes(range(0x80, 0x100)) + b"\n"  # _TEXT_RUN's first branch
 _NOISY_RUN = re.compile(rb"(?:[\x00-\x1a\x1c-\xff]+|\x1b\[[0-9:;]*m)+")
 _MOVES = re.compile("([\b\t\r])")
 _IGNORED_CONTROLS = re.compile("[\x00-\x07\x0e-\x1a\x1c-\x1f\x7f]")
@@ -162,6 +163,13 @@ class Parser:
         end_of_data = len(data)
         pos = 0
         stats = self.stats
+        if (self.state == GROUND and end_of_data and 0x1B not in data and 0x0D not in data
+                and not data.translate(None, _TEXT_BYTES)):
+            # Every byte is one _TEXT_RUN takes by its first branch (plain text and LF, as in most logs): the
+            # chunk is one run. bytes.translate checks it at ~2 GB/s; the regex walks it at ~300 MB/s. (Two
+            # memchr first: output with escapes or CRs, where the check would fail, pays almost nothing.)
+            self.text(data, 0, end_of_data, True)
+            return
         while pos < end_of_data:
             state = self.state
             if state == GROUND:

@@ -212,6 +212,24 @@ class LineWindow:
     def write(self, text: str) -> None:
         """Write text without LF at the cursor, overwriting; a character due at max_line_cells or beyond
         first moves to a new line (SPEC 2.3 bounds)."""
+        col = self.col
+        end = col + len(text)
+        line = self.lines[self.row]
+        size = len(line)
+        if col < size and end <= self.max_line_cells:
+            # Text over text on one line (a progress frame after CR): two slices and a concatenation, and a
+            # count only where the range holds a blank.
+            overwritten = min(end, size) - col
+            if line.find(BLANK, col, end) >= 0:
+                overwritten = written_in(line, col, end)
+            self.stats["cells_overwritten"] += overwritten
+            line = line[:col] + text + line[end:]
+            self.lines[self.row] = line
+            self.cells += len(line) - size
+            self.col = end
+            if self.cells > self.max_live_cells or len(self.lines) > self.live_lines:
+                self.enforce_limits()
+            return
         limit = self.max_line_cells
         while text:
             col = self.col
