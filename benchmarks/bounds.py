@@ -42,6 +42,7 @@ CASES = {
     "DCH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[1P' * 16384"),
     # long lines are chunks once edited (_chunks_c.pxi): the worst case for them is the most chunks a line can
     # hold (a fill of 511 blanks after every 513th cell) and edits far from where the walk to a column starts
+    "REP of x then y over a full line + CR": ("b'x' * 65536", "b'x\\x1b[65535b\\ry\\x1b[65535b\\r' * 3277"),
     "ICH then x at column 0 of a line kept full": ("b'x' * 65536 + b'\\r'", "b'\\x1b[@x\\r' * 13107"),
     "ECH near the end of a fragmented line": (FRAGMENTED, "b'\\x1b[65400G\\x1b[X' * 8192"),
     "ICH in the middle of a fragmented line": (FRAGMENTED, "b'\\x1b[32768G\\x1b[@' * 8192"),

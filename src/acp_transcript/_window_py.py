@@ -218,7 +218,12 @@ class LineWindow:
         size = len(line)
         if col < size and end <= self.max_line_cells:
             # Text over text on one line (a progress frame after CR): two slices and a concatenation, and a
-            # count only where the range holds a blank.
+            # count only where the range holds a blank. The same text again (a redrawn frame, REP over its own
+            # run) changes nothing but the count: a memcmp instead of a copy of the line.
+            if line.startswith(text, col):
+                self.stats["cells_overwritten"] += len(text)
+                self.col = end
+                return
             overwritten = min(end, size) - col
             if line.find(BLANK, col, end) >= 0:
                 overwritten = written_in(line, col, end)
