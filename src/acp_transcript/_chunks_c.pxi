@@ -10,7 +10,8 @@
 #   - two neighbours whose cells fit one chunk are one,
 # so a line of n cells has at most 2n/size + 1 chunks, and an edit costs O(n/size + size) whatever the range:
 # the walk to its column (from the line's start, its end or its last edit, whichever is nearest) plus the
-# cells of the chunks it splits or joins (literals it removes were each written once before). The fallback keeps its lines as str (_window_py.py); the text is the same.
+# cells of the chunks it splits or joins (literals it removes were each written once before). The fallback
+# keeps its lines as str (_window_py.py); the text is the same.
 
 cdef uint32_t *chunk_alloc(Py_ssize_t size) except NULL nogil:
     cdef uint32_t *cells = <uint32_t *>malloc(size * sizeof(uint32_t))
@@ -24,6 +25,23 @@ cdef inline void fill_cells(uint32_t *cells, uint32_t cell, Py_ssize_t n) noexce
     cdef Py_ssize_t i
     for i in range(n):
         cells[i] = cell
+
+
+cdef inline void put_cells(uint32_t *dst, const uint32_t *cps, const uint8_t *text, uint32_t fill,
+                           Py_ssize_t n) noexcept nogil:
+    """The n new cells of an edit: ``cps``, or the bytes ``text`` widened, or copies of ``fill``."""
+    if cps != NULL:
+        memcpy(dst, cps, n * sizeof(uint32_t))
+    elif text != NULL:
+        acp_widen(dst, text, n)
+    else:
+        fill_cells(dst, fill, n)
+
+
+cdef inline void set_fill(Chunk *chunk, uint32_t fill, Py_ssize_t n) noexcept nogil:
+    chunk.cells = NULL
+    chunk.len = n
+    chunk.fill = fill
 
 
 cdef inline Py_ssize_t chunk_find(Line *line, Py_ssize_t col, Py_ssize_t *start) noexcept nogil:
@@ -118,9 +136,8 @@ cdef int line_to_chunks(Line *line, Py_ssize_t size) except -1 nogil:
                 raise MemoryError()
         part = n - k * size if n - k * size < size else size
         memcpy(cells, line.cells + k * size, part * sizeof(uint32_t))
+        set_fill(&line.chunked.chunks[k], BLANK, part)
         line.chunked.chunks[k].cells = cells
-        line.chunked.chunks[k].len = part
-        line.chunked.chunks[k].fill = BLANK
         line.chunked.nchunks = k + 1
     free(line.cells)
     line.cells = NULL
@@ -141,13 +158,13 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
     cdef Chunk tail
     cdef Chunk *chunk
     chunks_reserve(line, add + 1)
+    line.chunked.finger = line.chunked.finger_at = 0  # valid whatever the caller's join does; it moves it
+
     if k < line.chunked.nchunks and start < col:
         chunk = &line.chunked.chunks[k]
         offset = col - start
         if stop < start + chunk.len:  # strictly inside one chunk: it becomes head, the opened chunks, tail
-            tail.cells = NULL
-            tail.len = start + chunk.len - stop
-            tail.fill = chunk.fill
+            set_fill(&tail, chunk.fill, start + chunk.len - stop)
             if chunk.cells != NULL:
                 tail.cells = chunk_alloc(size)
                 memcpy(tail.cells, chunk.cells + stop - start, tail.len * sizeof(uint32_t))
@@ -157,9 +174,7 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
             line.chunked.chunks[k + add + 1] = tail
             line.chunked.nchunks += add + 1
             for i in range(k + 1, k + add + 1):
-                line.chunked.chunks[i].cells = NULL
-                line.chunked.chunks[i].len = 0
-                line.chunked.chunks[i].fill = fill
+                set_fill(&line.chunked.chunks[i], fill, 0)
             line.len -= stop - col
             return k + 1
         gone[0] += chunk_written(chunk, offset, chunk.len)  # the chunk keeps its head
@@ -186,9 +201,7 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
     memmove(line.chunked.chunks + k + add, line.chunked.chunks + j, (line.chunked.nchunks - j) * sizeof(Chunk))
     line.chunked.nchunks += add - removed
     for i in range(k, k + add):
-        line.chunked.chunks[i].cells = NULL
-        line.chunked.chunks[i].len = 0
-        line.chunked.chunks[i].fill = fill
+        set_fill(&line.chunked.chunks[i], fill, 0)
     return k
 
 
@@ -248,37 +261,24 @@ cdef Py_ssize_t chunks_replace(Line *line, Py_ssize_t col, Py_ssize_t n, const u
         chunk = &line.chunked.chunks[k]
         if chunk.cells != NULL:  # inside one literal chunk (a CR overwrite on a long line): in place
             overwritten = written(chunk.cells, col - start, end - start)
-            if cps != NULL:
-                memcpy(chunk.cells + col - start, cps, n * sizeof(uint32_t))
-            elif text != NULL:
-                acp_widen(chunk.cells + col - start, text, n)
-            else:
-                fill_cells(chunk.cells + col - start, fill, n)
+            put_cells(chunk.cells + col - start, cps, text, fill, n)
             return overwritten
         if cps == NULL and text == NULL and chunk.fill == fill:  # the same fill again: nothing changes
             return n if fill != BLANK else 0
     if col == line.len and line.chunked.nchunks and line.chunked.chunks[line.chunked.nchunks - 1].cells != NULL \
             and line.chunked.chunks[line.chunked.nchunks - 1].len + n <= size:  # an append that fits the last chunk
         chunk = &line.chunked.chunks[line.chunked.nchunks - 1]
-        if cps != NULL:
-            memcpy(chunk.cells + chunk.len, cps, n * sizeof(uint32_t))
-        elif text != NULL:
-            acp_widen(chunk.cells + chunk.len, text, n)
-        else:
-            fill_cells(chunk.cells + chunk.len, fill, n)
+        put_cells(chunk.cells + chunk.len, cps, text, fill, n)
         chunk.len += n
         line.len += n
         return 0
     count = 1 if cps == NULL and text == NULL else (n + size - 1) // size
     if col > line.len:  # pad with blanks: one more chunk, before the new cells
         chunks_reserve(line, count + 2)
-        line.chunked.chunks[line.chunked.nchunks].cells = NULL
-        line.chunked.chunks[line.chunked.nchunks].len = col - line.len
-        line.chunked.chunks[line.chunked.nchunks].fill = BLANK
+        set_fill(&line.chunked.chunks[line.chunked.nchunks], BLANK, col - line.len)
         line.chunked.nchunks += 1
         line.len = start = col
         k = line.chunked.nchunks
-    line.chunked.finger = line.chunked.finger_at = 0  # valid whatever fails below
     k = chunks_cut(line, k, start, col, end if end < line.len else line.len, count, fill, size, &overwritten)
     if cps == NULL and text == NULL:
         line.chunked.chunks[k].len = n
@@ -287,10 +287,8 @@ cdef Py_ssize_t chunks_replace(Line *line, Py_ssize_t col, Py_ssize_t n, const u
             part = n - i * size if n - i * size < size else size
             chunk = &line.chunked.chunks[k + i]
             chunk.cells = chunk_alloc(size)
-            if cps != NULL:
-                memcpy(chunk.cells, cps + i * size, part * sizeof(uint32_t))
-            else:
-                acp_widen(chunk.cells, text + i * size, part)
+            put_cells(chunk.cells, cps + i * size if cps != NULL else NULL, text + i * size if text != NULL else NULL,
+                      fill, part)
             chunk.len = part
     line.len += n
     finger_before(line, k, col)
@@ -323,7 +321,6 @@ cdef int chunks_insert_fill(Line *line, Py_ssize_t col, Py_ssize_t n, uint32_t f
         chunk.len += n
         line.len += n
         return 0
-    line.chunked.finger = line.chunked.finger_at = 0
     k = chunks_cut(line, k, start, col, col, 1, fill, size, &gone)
     line.chunked.chunks[k].len = n
     line.len += n
@@ -348,7 +345,6 @@ cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_
         finger_before(line, k, at)
         chunks_join(line, k, k + 1, size)  # it may now fit with a neighbour
         return gone
-    line.chunked.finger = line.chunked.finger_at = 0
     k = chunks_cut(line, k, at, start, stop, 0, BLANK, size, &gone)
     finger_before(line, k, start)
     chunks_join(line, k, k, size)
