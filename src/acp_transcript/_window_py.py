@@ -212,29 +212,6 @@ class LineWindow:
     def write(self, text: str) -> None:
         """Write text without LF at the cursor, overwriting; a character due at max_line_cells or beyond
         first moves to a new line (SPEC 2.3 bounds)."""
-        col = self.col
-        end = col + len(text)
-        line = self.lines[self.row]
-        size = len(line)
-        if col < size and end <= self.max_line_cells:
-            # Text over text on one line (a progress frame after CR): two slices and a concatenation, and a
-            # count only where the range holds a blank. The same text again (a redrawn frame, REP over its own
-            # run) changes nothing but the count: a memcmp instead of a copy of the line.
-            if line.startswith(text, col):
-                self.stats["cells_overwritten"] += len(text)
-                self.col = end
-                return
-            overwritten = min(end, size) - col
-            if line.find(BLANK, col, end) >= 0:
-                overwritten = written_in(line, col, end)
-            self.stats["cells_overwritten"] += overwritten
-            line = line[:col] + text + line[end:]
-            self.lines[self.row] = line
-            self.cells += len(line) - size
-            self.col = end
-            if self.cells > self.max_live_cells or len(self.lines) > self.live_lines:
-                self.enforce_limits()
-            return
         limit = self.max_line_cells
         while text:
             col = self.col
@@ -252,7 +229,13 @@ class LineWindow:
             if col >= size:  # skipped never-written cells: blanks (spaces unless trailing)
                 self.lines[self.row] = ""  # the only other reference: CPython then appends in place
                 line += BLANK * (col - size) + part if col > size else part
-            else:
+            elif line.startswith(part, col):
+                # The same text again (a redrawn frame, REP over its own run): nothing changes but the count,
+                # a memcmp instead of a copy of the line.
+                self.stats["cells_overwritten"] += len(part)
+                self.col = end
+                continue
+            else:  # text over text (a progress frame after CR): two slices and a concatenation
                 self.stats["cells_overwritten"] += written_in(line, col, end)
                 line = line[:col] + part + line[end:]
             self.lines[self.row] = line
