@@ -60,6 +60,10 @@ ONLY_C = {
     # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)
     ("LineWindow", "pack"), ("LineWindow", "unpack"), ("LineWindow", "new_window"), ("LineWindow", "drop_window"),
     ("LineWindow", "append_line"), ("LineWindow", "release_line"), ("LineWindow", "free_lines"),
+    ("LineWindow", "line_room"),
+    # newline's one-line scroll of a full window, reusing the top line's buffer (the fallback's lines are str
+    # in a list: appending one and committing the top is already a list operation each)
+    ("LineWindow", "scroll"),
     ("RenderSink", "__dealloc__"), ("LineWindow", "__dealloc__"), ("Parser", "__dealloc__"),
     ("StripSink", "__dealloc__"), ("TranscriptDecoder", "__dealloc__"),
     ("StripSink", "resolve_pending_cr"), ("StripSink", "bound_alt_held"),

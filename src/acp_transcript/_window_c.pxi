@@ -106,7 +106,8 @@ cdef class LineWindow:
             self.release_line(&self.lines[i])
         self.top = self.count = 0
 
-    cdef int append_line(self) except -1 nogil:
+    cdef int line_room(self) except -1 nogil:
+        """Room in the array for one more line after the window."""
         if self.top + self.count == self.lines_cap:
             # Slide the window down to the start of the array once the lines gone from its top are at least
             # as many as it holds, else grow: each line is moved at most once per window's worth of new lines
@@ -116,6 +117,10 @@ cdef class LineWindow:
                 self.top = 0
             else:
                 grow(<void **>&self.lines, &self.lines_cap, self.top + self.count + 1, sizeof(Line), 16)
+        return 0
+
+    cdef int append_line(self) except -1 nogil:
+        self.line_room()
         if self.nspare:
             self.nspare -= 1
             self.lines[self.top + self.count] = self.spare[self.nspare]
@@ -291,12 +296,48 @@ cdef class LineWindow:
 
     cdef int newline(self) except -1 nogil:
         self.col = 0
-        if self.row == self.count - 1:
+        if self.row != self.count - 1:
+            self.row += 1
+        elif self.count == self.live_lines and not self.discard and self.lines[self.top].chunked == NULL \
+                and self.cells - self.lines[self.top].len <= self.max_live_cells:
+            self.scroll()
+        else:
             self.append_line()
             self.row += 1
             self.enforce_limits()
+        return 0
+
+    cdef int scroll(self) except -1 nogil:
+        """newline() on the last line of a full window, when the line limit commits exactly the top line (the
+        cell limit holds without it): what append_line, enforce_limits and commit_top would do, with the top
+        line's buffer reused for the new line. Each line of plain text ends here, so its cost is the cost of a
+        line (the throughput issue: four calls and a spare-buffer round trip were a quarter of a plain byte)."""
+        cdef Line top = self.lines[self.top]
+        cdef Buf *out = self.out
+        if top.plain:
+            buf_reserve(out, top.len + 1)
+            memcpy(out.data + out.len, top.cells, top.len * sizeof(uint32_t))
+            out.len += top.len
+            out.data[out.len] = LF
+            out.len += 1
+            if out.maxchar < (0x7E if top.len else LF):
+                out.maxchar = 0x7E if top.len else LF
         else:
-            self.row += 1
+            line_text(&top, out)
+            buf_put(out, LF)
+        self.top += 1
+        self.count -= 1
+        self.committed += 1
+        self.cells -= top.len
+        self.line_room()
+        if top.cap > SPARE_MAX_CAP:
+            self.release_line(&top)  # (to free it: the spares are full while lines are being reused)
+            self.append_line()
+        else:
+            top.len = 0
+            top.plain = True
+            self.lines[self.top + self.count] = top
+            self.count += 1
         return 0
 
     cdef int tab(self) except -1 nogil:
