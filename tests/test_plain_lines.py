@@ -53,3 +53,29 @@ def test_a_long_log_keeps_only_the_window(impl):
     # a saved cursor counts the lines that left: restored after its line left, it clamps to the window's top
     assert decoder.decode(b"\x1b[2A\x1b7\n\n\nend\x1b8X") == "line 9998\n"
     assert decoder.decode(b"", final=True) == "Xine 9999\n\nend"
+
+
+# What stops a run of printable ASCII (the core's scan looks at 16 bytes at a time and ends a run with the
+# 16 bytes that end it), and what its text is copied as (16 cells at a time into the line, 16 characters at
+# a time out of the output buffer, a str of kind 1, 2 or 4).
+STOPPERS = [b"\n", b"\r", b"\t", b"\x00", b"\x7f", b"\x1b[31m", b"\x1b[A", b"\xc3\xa9", b"\xe4\xb8\xad", b"\xff",
+            b"\xf0\x9f\x98\x80"]
+
+
+def test_runs_of_every_length_stop_where_the_twins_stop(both):
+    compiled, fallback = both
+    for stopper in STOPPERS:
+        data = b"".join(b"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN"[:n] + stopper + b"\n"
+                        for n in range(50))
+        for size in (len(data), 1, 15, 16, 17, 33):
+            chunks = [data[i : i + size] for i in range(0, len(data), size)]
+            for options in ({}, {"live_lines": 1}, {"mode": "strip"}):
+                assert run(compiled, chunks, options) == run(fallback, chunks, options), (stopper, size, options)
+
+
+def test_latin1_text_of_every_length_comes_out_whole(impl):
+    # a str of kind 1 with characters 0x80-0xFF: the narrowing copy must keep them as they are
+    text = "".join("é" * n + "ÿ" + "a" * n + "\n" for n in range(40))
+    decoder = impl.TranscriptDecoder(live_lines=1)
+    out = decoder.decode(text.encode()) + decoder.decode(b"", final=True)
+    assert out == text

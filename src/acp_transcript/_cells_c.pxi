@@ -73,9 +73,72 @@ cdef extern from *:
             }
             i += 16;
         }
+        if (i < n && n >= 16) {
+            /* The last partial block: the 16 bytes that end at n, minus the ones already seen (a plain line
+               is rarely a multiple of 16 bytes, and a byte loop over its tail cost a third of the scan). */
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + n - 16));
+            unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, space),
+                                                                    _mm_cmpgt_epi8(v, tilde)));
+            bad >>= i - (n - 16);
+            if (!bad)
+                return n;
+    #if defined(_MSC_VER)
+            unsigned long first;
+            _BitScanForward(&first, (unsigned long)bad);
+            return i + (Py_ssize_t)first;
+    #else
+            return i + __builtin_ctz(bad);
+    #endif
+        }
         while (i < n && p[i] >= 0x20 && p[i] < 0x7F)
             i++;
         return i;
+    }
+    /* Widen bytes to cells, and narrow cells below 0x100 to bytes (a str of kind 1), 16 at a time; a run
+       longer than 16 ends with the 16 that end at n (stores that overlap write the same values), so only
+       runs shorter than 16 take the element loop. */
+    #define ACP_HAVE_SSE2_COPIES 1
+    static inline void acp_widen(uint32_t *restrict dst, const uint8_t *restrict src, Py_ssize_t n) {
+        const __m128i zero = _mm_setzero_si128();
+        Py_ssize_t i = 0;
+        if (n < 16) {
+            for (; i < n; i++)
+                dst[i] = src[i];
+            return;
+        }
+        for (;;) {
+            if (i + 16 > n)
+                i = n - 16;
+            __m128i v = _mm_loadu_si128((const __m128i *)(src + i));
+            __m128i lo = _mm_unpacklo_epi8(v, zero), hi = _mm_unpackhi_epi8(v, zero);
+            _mm_storeu_si128((__m128i *)(dst + i), _mm_unpacklo_epi16(lo, zero));
+            _mm_storeu_si128((__m128i *)(dst + i + 4), _mm_unpackhi_epi16(lo, zero));
+            _mm_storeu_si128((__m128i *)(dst + i + 8), _mm_unpacklo_epi16(hi, zero));
+            _mm_storeu_si128((__m128i *)(dst + i + 12), _mm_unpackhi_epi16(hi, zero));
+            i += 16;
+            if (i >= n)
+                return;
+        }
+    }
+    /* (Every cell is below 0x100, so the two saturating packs keep each value as it is.) */
+    static inline void acp_narrow1(uint8_t *restrict dst, const uint32_t *restrict src, Py_ssize_t n) {
+        Py_ssize_t i = 0;
+        if (n < 16) {
+            for (; i < n; i++)
+                dst[i] = (uint8_t)src[i];
+            return;
+        }
+        for (;;) {
+            if (i + 16 > n)
+                i = n - 16;
+            const __m128i *s = (const __m128i *)(src + i);
+            __m128i ab = _mm_packs_epi32(_mm_loadu_si128(s), _mm_loadu_si128(s + 1));
+            __m128i cd = _mm_packs_epi32(_mm_loadu_si128(s + 2), _mm_loadu_si128(s + 3));
+            _mm_storeu_si128((__m128i *)(dst + i), _mm_packus_epi16(ab, cd));
+            i += 16;
+            if (i >= n)
+                return;
+        }
     }
     #elif defined(__aarch64__) && defined(__ARM_NEON)
     #include <arm_neon.h>
@@ -115,6 +178,7 @@ cdef extern from *:
     /* Widen bytes to cells and narrow cells to 1 or 2 bytes. restrict says the arrays do not overlap: a
        store through a byte pointer may alias anything in C, and without it the compiler copies one element
        at a time. */
+    #if !defined(ACP_HAVE_SSE2_COPIES)  /* (elsewhere the compiler vectorises these loops itself) */
     static inline void acp_widen(uint32_t *restrict dst, const uint8_t *restrict src, Py_ssize_t n) {
         for (Py_ssize_t i = 0; i < n; i++)
             dst[i] = src[i];
@@ -123,6 +187,7 @@ cdef extern from *:
         for (Py_ssize_t i = 0; i < n; i++)
             dst[i] = (uint8_t)src[i];
     }
+    #endif
     static inline void acp_narrow2(uint16_t *restrict dst, const uint32_t *restrict src, Py_ssize_t n) {
         for (Py_ssize_t i = 0; i < n; i++)
             dst[i] = (uint16_t)src[i];
