@@ -67,3 +67,27 @@ def test_valid_prefix_waits(impl):
     decoder = impl.TranscriptDecoder(mode="strip")
     assert decoder.decode(b"a\xed\x9f") == "a"
     assert decoder.decode(b"\xbf") == "\ud7ff"
+
+
+def test_three_byte_leads_and_the_ascii_after_them_in_any_cut(both):
+    # Three-byte sequences take a path of their own when the lead allows any second byte (E1-EC, EE, EF);
+    # E0 and ED (overlongs, surrogates) and broken sequences take the general one. The printable ASCII after
+    # a multi-byte character or an SGR is scanned as a block. Every cut of each case, against the fallback.
+    compiled, fallback = both
+    cases = []
+    for lead in (0xE0, 0xE1, 0xE4, 0xEC, 0xED, 0xEE, 0xEF, 0xC3, 0xF0):
+        for second in (0x80, 0x9F, 0xA0, 0xBF, 0x41, 0xC0):
+            for third in (0x80, 0xBF, 0x20, 0x1B):
+                cases.append(bytes([lead, second, third]) + b"\x8d\x80" + b"ab c" * 3)
+    cases += [b"\xe4\xb8\xad" + b"x" * n + b"\xe6\x96\x87\x1b[1mword\x1b[0m|\n" for n in range(20)]
+    cases += [b"\xe2\x96\x88" * 3 + b" " * 25 + b"|  4% 12.3MB/s\r" + b"\xe2\x96\x88" * 4 + b"\r\n"]
+    for data in cases:
+        for cut in range(len(data) + 1):
+            chunks = [data[:cut], data[cut:]]
+            for module_options in ({}, {"mode": "strip"}):
+                outputs = []
+                for module in (compiled, fallback):
+                    decoder = module.TranscriptDecoder(**module_options)
+                    text = [decoder.decode(chunk) for chunk in chunks] + [decoder.decode(b"", final=True)]
+                    outputs.append((text, decoder.stats))
+                assert outputs[0] == outputs[1], (data, cut, module_options)

@@ -192,6 +192,15 @@ cdef extern from *:
         for (Py_ssize_t i = 0; i < n; i++)
             dst[i] = (uint16_t)src[i];
     }
+    /* How many of n cells are not blank (BLANK is 0): what an overwrite or an erase takes away (the
+       ``overwritten`` counter). A 32-bit sum without an early exit, so that it vectorises; a count of up
+       to 2^31 cells at a time (lines are at most max_line_cells, a chunk at most the chunk size). */
+    static inline Py_ssize_t acp_count_written(const uint32_t *c, Py_ssize_t n) {
+        uint32_t count = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            count += c[i] != 0;
+        return (Py_ssize_t)count;
+    }
     /* Are all n cells printable ASCII (0x20-0x7E)? No early exit, so that it vectorises. */
     static inline int acp_printable_ascii(const uint32_t *c, Py_ssize_t n) {
         uint32_t bad = 0;
@@ -234,6 +243,7 @@ cdef extern from *:
     """
     Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) nogil
     bint acp_printable_ascii(const uint32_t *c, Py_ssize_t n) nogil
+    Py_ssize_t acp_count_written(const uint32_t *c, Py_ssize_t n) nogil
     void acp_widen(uint32_t *dst, const uint8_t *src, Py_ssize_t n) nogil
     void acp_narrow1(uint8_t *dst, const uint32_t *src, Py_ssize_t n) nogil
     void acp_narrow2(uint16_t *dst, const uint32_t *src, Py_ssize_t n) nogil
@@ -339,11 +349,7 @@ cdef inline void line_trim(Line *line) noexcept nogil:
 
 
 cdef inline Py_ssize_t written(const uint32_t *cells, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
-    cdef Py_ssize_t count = 0, i
-    for i in range(start, stop):
-        if cells[i] != BLANK:
-            count += 1
-    return count
+    return acp_count_written(cells + start, stop - start) if stop > start else 0
 
 
 cdef int line_text(Line *line, Buf *out) except -1 nogil:
