@@ -106,18 +106,18 @@ cdef extern from *:
                 dst[i] = src[i];
             return;
         }
-        for (;;) {
-            if (i + 16 > n)
+        for (;; i += 16) {
+            if (i + 16 > n) {
+                if (i == n)
+                    return;
                 i = n - 16;
+            }
             __m128i v = _mm_loadu_si128((const __m128i *)(src + i));
             __m128i lo = _mm_unpacklo_epi8(v, zero), hi = _mm_unpackhi_epi8(v, zero);
             _mm_storeu_si128((__m128i *)(dst + i), _mm_unpacklo_epi16(lo, zero));
             _mm_storeu_si128((__m128i *)(dst + i + 4), _mm_unpackhi_epi16(lo, zero));
             _mm_storeu_si128((__m128i *)(dst + i + 8), _mm_unpacklo_epi16(hi, zero));
             _mm_storeu_si128((__m128i *)(dst + i + 12), _mm_unpackhi_epi16(hi, zero));
-            i += 16;
-            if (i >= n)
-                return;
         }
     }
     /* (Every cell is below 0x100, so the two saturating packs keep each value as it is.) */
@@ -128,16 +128,16 @@ cdef extern from *:
                 dst[i] = (uint8_t)src[i];
             return;
         }
-        for (;;) {
-            if (i + 16 > n)
+        for (;; i += 16) {
+            if (i + 16 > n) {
+                if (i == n)
+                    return;
                 i = n - 16;
+            }
             const __m128i *s = (const __m128i *)(src + i);
             __m128i ab = _mm_packs_epi32(_mm_loadu_si128(s), _mm_loadu_si128(s + 1));
             __m128i cd = _mm_packs_epi32(_mm_loadu_si128(s + 2), _mm_loadu_si128(s + 3));
             _mm_storeu_si128((__m128i *)(dst + i), _mm_packus_epi16(ab, cd));
-            i += 16;
-            if (i >= n)
-                return;
         }
     }
     #elif defined(__aarch64__) && defined(__ARM_NEON)

@@ -23,12 +23,10 @@ cdef class StripSink(Sink):
     # ------------------------------------------------------------------ the Sink interface
 
     cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
-        cdef Py_ssize_t i
         cdef Buf *dest = self.dest
         self.resolve_pending_cr()
         buf_reserve(dest, n)
-        for i in range(n):
-            dest.data[dest.len + i] = text[i]
+        acp_widen(dest.data + dest.len, text, n)
         dest.len += n  # ASCII: maxchar (which only tells str width) need not change
         return self.bound_alt_held()
 
