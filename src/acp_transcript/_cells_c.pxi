@@ -178,6 +178,22 @@ cdef extern from *:
     /* Widen bytes to cells and narrow cells to 1 or 2 bytes. restrict says the arrays do not overlap: a
        store through a byte pointer may alias anything in C, and without it the compiler copies one element
        at a time. */
+    /* Exactly 16 bytes to 16 cells: for a short run whose source and destination have room for 16, a
+       fixed-size copy (no loop whose exit depends on the run's length) beats an exact one. */
+    static inline void acp_widen16(uint32_t *restrict dst, const uint8_t *restrict src) {
+    #if defined(ACP_HAVE_SSE2_COPIES)
+        const __m128i zero = _mm_setzero_si128();
+        __m128i v = _mm_loadu_si128((const __m128i *)src);
+        __m128i lo = _mm_unpacklo_epi8(v, zero), hi = _mm_unpackhi_epi8(v, zero);
+        _mm_storeu_si128((__m128i *)dst, _mm_unpacklo_epi16(lo, zero));
+        _mm_storeu_si128((__m128i *)(dst + 4), _mm_unpackhi_epi16(lo, zero));
+        _mm_storeu_si128((__m128i *)(dst + 8), _mm_unpacklo_epi16(hi, zero));
+        _mm_storeu_si128((__m128i *)(dst + 12), _mm_unpackhi_epi16(hi, zero));
+    #else
+        for (int j = 0; j < 16; j++)
+            dst[j] = src[j];
+    #endif
+    }
     #if !defined(ACP_HAVE_SSE2_COPIES)  /* (elsewhere the compiler vectorises these loops itself) */
     static inline void acp_widen(uint32_t *restrict dst, const uint8_t *restrict src, Py_ssize_t n) {
         for (Py_ssize_t i = 0; i < n; i++)
@@ -245,6 +261,7 @@ cdef extern from *:
     bint acp_printable_ascii(const uint32_t *c, Py_ssize_t n) nogil
     Py_ssize_t acp_count_written(const uint32_t *c, Py_ssize_t n) nogil
     void acp_widen(uint32_t *dst, const uint8_t *src, Py_ssize_t n) nogil
+    void acp_widen16(uint32_t *dst, const uint8_t *src) nogil
     void acp_narrow1(uint8_t *dst, const uint32_t *src, Py_ssize_t n) nogil
     void acp_narrow2(uint16_t *dst, const uint32_t *src, Py_ssize_t n) nogil
     Py_ssize_t acp_copy_ordinary(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil

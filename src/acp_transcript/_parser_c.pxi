@@ -71,7 +71,11 @@ cdef inline Py_ssize_t ascii_block(const uint8_t *data, Py_ssize_t i, Py_ssize_t
     character was. Tried only there: a test before every ASCII byte cost random bytes, where runs are short,
     15% more instructions."""
     cdef Py_ssize_t m = acp_ascii_run(data + i, n - i)
-    acp_widen(cps + k[0], data + i, m)
+    if m <= 16 and i + 16 <= n:
+        # (cps has room for a cell per byte of the run, and k <= i - the run's start: 16 cells fit)
+        acp_widen16(cps + k[0], data + i)
+    else:
+        acp_widen(cps + k[0], data + i, m)
     k[0] += m
     return i + m
 
