@@ -48,6 +48,8 @@ ONLY_C = {
     # the same print, for the two kinds of run the core decodes into (bytes that are ASCII, UCS-4 cells)
     ("Sink", "print_ascii"), ("Sink", "print_cps"), ("RenderSink", "print_ascii"), ("RenderSink", "print_cps"),
     ("StripSink", "print_ascii"), ("StripSink", "print_cps"), ("Parser", "print_cp"),
+    # a run of printable ASCII that a LF ends, in one call (the fallback's text runs take LF with them)
+    ("Sink", "print_ascii_line"), ("RenderSink", "print_ascii_line"), ("StripSink", "print_ascii_line"),
     ("RecordingSink", "print_ascii"), ("RecordingSink", "print_cps"),
     ("LineWindow", "write_ascii"), ("LineWindow", "prepare_write"),
     # long lines as chunks once edited (_chunks_c.pxi), so that REP/ECH/EL/ICH/DCH cost what they change; the

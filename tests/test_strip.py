@@ -47,3 +47,21 @@ def test_strip_alt_screen_holds_only_the_most_recent_text(impl):
     decoder = impl.TranscriptDecoder(mode="strip", max_live_cells=8)
     decoder.decode(data + b"\x1b[?1049l", final=True)
     assert decoder.stats["alt_screen_dropped"] == 33
+
+
+def test_held_alternate_screen_text_is_bounded_line_by_line(both):
+    # A line of plain text is one call into the strip sink (text and LF together), which bounds the held text
+    # once where two calls bounded it twice: the same transcript and counters as the fallback's.
+    compiled, fallback = both
+    for cells in range(1, 9):
+        for width in range(1, 7):
+            data = b"\x1b[?1049h" + b"".join(b"abcdefg"[:width] + b"\n" for _ in range(5)) + b"x"
+            results = []
+            for module in (compiled, fallback):
+                decoder = module.TranscriptDecoder(mode="strip", max_live_cells=cells)
+                text = []
+                for line in data.split(b"\n"):  # (what is held shows in live)
+                    text += [decoder.decode(line + b"\n"), decoder.live]
+                text.append(decoder.decode(b"", final=True))
+                results.append((text, decoder.stats))
+            assert results[0] == results[1], (cells, width)

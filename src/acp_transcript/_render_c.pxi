@@ -89,6 +89,13 @@ cdef class RenderSink(Sink):
                 self.window.newline()
         return self.window.write(cps, n)
 
+    cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
+        if self.in_overlay:
+            self.print_ascii(text, n)
+            return self.execute(LF)
+        self.window.write_ascii(text, n)
+        return self.window.newline()
+
     cdef int execute(self, uint8_t byte) except -1 nogil:
         if byte == CR:
             self.window.col = 0

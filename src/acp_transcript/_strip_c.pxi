@@ -30,6 +30,20 @@ cdef class StripSink(Sink):
         dest.len += n  # ASCII: maxchar (which only tells str width) need not change
         return self.bound_alt_held()
 
+    cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
+        cdef Buf *dest = self.dest
+        self.resolve_pending_cr()
+        buf_reserve(dest, n + 1)
+        acp_widen(dest.data + dest.len, text, n)
+        dest.data[dest.len + n] = LF
+        dest.len += n + 1
+        if dest.maxchar < LF:  # (what buf_put would note for the LF)
+            dest.maxchar = LF
+        # One bound after the text and the LF, where two calls bound twice: the held text is then a longer
+        # suffix of the same stream for a moment; what is shown (its last max_live_cells) and what is counted
+        # as dropped (every held character but LF, once) are the same.
+        return self.bound_alt_held()
+
     cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t i
         cdef Buf *dest = self.dest
