@@ -204,9 +204,8 @@ cdef class Parser:
             return i
         grow(<void **>&self.cps, &self.cps_cap, n - pos, sizeof(uint32_t), 4096)
         cps = self.cps
-        for j in range(pos, i):
-            cps[k] = data[j]
-            k += 1
+        acp_widen(cps, data + pos, i - pos)
+        k = i - pos
         while i < n:
             b = data[i]
             if ONE_CELL[b]:
