@@ -123,3 +123,22 @@ def test_the_chunk_size_must_be_positive(both):
     c_module, _ = both
     with pytest.raises(ValueError, match="at least 1"):
         c_module._set_line_chunk_cells(0)
+
+
+@pytest.mark.parametrize(("second", "overwritten"), [
+    (b"\x1b[51G\x1b[100X", 100 + 50),  # cells 100-149 are still x
+    (b"\x1b[101G\x1b[1X", 100 + 1 + 99),  # cell 100, then 101-199 by the ECH 100 from there
+    (b"\x1b[1G\x1b[101X", 100 + 1),
+    (b"\x1b[2K", 100 + 200),
+])
+def test_an_erase_again_over_part_of_what_was_erased_counts_the_rest(both, second, overwritten):
+    # The fallback remembers the last long range it found blank on a line (that str object): an erase that
+    # reaches past that range must still count the written cells there, as the core does.
+    compiled, fallback = both
+    data = b"x" * 300 + b"\r\x1b[100X\x1b[100X" + second + b"\x1b[100X" + second
+    results = []
+    for module in (compiled, fallback):
+        decoder = module.TranscriptDecoder()
+        results.append((decoder.decode(data), decoder.live, decoder.stats["cells_overwritten"]))
+    assert results[0] == results[1]
+    assert results[0][2] == overwritten
