@@ -316,7 +316,8 @@ cdef class LineWindow:
         cdef Buf *out = self.out
         if top.plain:
             buf_reserve(out, top.len + 1)
-            memcpy(out.data + out.len, top.cells, top.len * sizeof(uint32_t))
+            if top.len:  # (an empty line may have no buffer: memcpy from NULL is undefined even for 0 bytes)
+                memcpy(out.data + out.len, top.cells, top.len * sizeof(uint32_t))
             out.len += top.len
             out.data[out.len] = LF
             out.len += 1
