@@ -192,13 +192,18 @@ cdef class Parser:
         cdef uint8_t b, b1
         cdef uint32_t cp
         cdef uint32_t *cps
+        while i > pos and i < n and data[i] == LF:
+            # A line of plain text: text and LF in one call; the next line, if it starts with printable
+            # ASCII, is taken here too, as the parser's loop would call this again for it.
+            self.sink.print_ascii_line(data + pos, i - pos)
+            self.last = self.rep_char = 0  # (execute's: nothing to repeat after a control)
+            pos = i + 1
+            if pos == n or not 0x20 <= data[pos] < 0x7F:
+                return pos
+            i = pos + acp_ascii_run(data + pos, n - pos)
         if i == n or (data[i] < 0x80 and not sgr_end(data, i, n) and not IGNORED_CONTROL[data[i]]
                       and data[i] != DEL):
             if i > pos:
-                if i < n and data[i] == LF:
-                    self.sink.print_ascii_line(data + pos, i - pos)
-                    self.last = self.rep_char = 0  # (execute's: nothing to repeat after a control)
-                    return i + 1
                 self.sink.print_ascii(data + pos, i - pos)
                 self.last = data[i - 1]
             return i
