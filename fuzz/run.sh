@@ -41,9 +41,12 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 echo "== the test suite under the sanitizers"
 # The CLI tests run subprocesses (not instrumented) and mypy has nothing to do with the core; the engine
 # tests start worker processes and a JVM. The log is kept whole: a sanitizer report is long.
+# Under pytest the reports go to files: it captures a test's stderr and loses it when the process aborts.
+ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$build/sanitizer" UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$build/sanitizer" \
 "$python" -m pytest -q -x -p no:cacheprovider "$root/tests" --ignore="$root/tests/test_cli.py" \
     --ignore="$root/tests/test_typing.py" --ignore="$root/tests/test_engines.py" -o addopts="" \
-    > "$build/tests.log" 2>&1 || { tail -60 "$build/tests.log"; echo "the test suite failed under the sanitizers"; exit 1; }
+    > "$build/tests.log" 2>&1 || { tail -60 "$build/tests.log"; cat "$build"/sanitizer.* 2>/dev/null;
+                                   echo "the test suite failed under the sanitizers"; exit 1; }
 tail -1 "$build/tests.log"
 [ "${1:-}" = "--tests-only" ] && exit 0
 
