@@ -79,3 +79,27 @@ def test_latin1_text_of_every_length_comes_out_whole(impl):
     decoder = impl.TranscriptDecoder(live_lines=1)
     out = decoder.decode(text.encode()) + decoder.decode(b"", final=True)
     assert out == text
+
+
+# Plain text goes to a one-byte head of the core's output buffer while nothing wider came before it in the
+# call; whatever comes later (a wide character, a character the Unicode policy shows, a held flag sequence,
+# a status line, the end of the stream) must come out after it, in order, as in the fallback.
+MIXED = [
+    b"plain\nlines\n" * 3 + "wide 日本\n".encode() + b"more plain\n" * 3,
+    b"a\nb\n" + "\u202e bidi\n".encode() + b"c\nd\n" + "\u2028sep\n".encode() + b"e\n",
+    b"x\n\n\ny\r\n" + "\U0001f3f4\U000e0067\U000e0062".encode(),
+    b"x\ny\n\x1b7\x1b[24;1Hstatus\x1b8z\n" + b"w\n" * 5,
+    b"\r\nafter cr\r\n\rtail",
+    b"one\n" * 300 + "\u00e9\n".encode() + b"two\n" * 300,
+]
+
+
+def test_plain_text_before_and_after_other_text_keeps_its_order(both):
+    compiled, fallback = both
+    for data in MIXED:
+        for size in (len(data), 7, 64):
+            chunks = [data[i : i + size] for i in range(0, len(data), size)]
+            for options in ({}, {"live_lines": 1}, {"mode": "strip"}, {"unicode": "strict"}, {"mode": "strip", "unicode": "strict"}):
+                assert run(compiled, chunks, options) == run(fallback, chunks, options), (data, size, options)
+        for options in ({}, {"mode": "strip"}):
+            assert compiled.sanitize_batch(MIXED, **options) == fallback.sanitize_batch(MIXED, **options)

@@ -31,11 +31,35 @@ ctypedef struct Buf:
     Py_ssize_t cap
     uint32_t maxchar
     int flags
+    # ASCII text before data[0:len], one byte a character: the buffer holds head[0:hlen] + data[0:len]. Only
+    # the writers of plain lines and plain strip text use it, and only while data is empty (buf_put_ascii), so
+    # the order stays right; plain text then goes from input to str in bytes, without a widening into cells
+    # and a narrowing back (the throughput issue). Readers that need one UCS-4 array call buf_flatten.
+    uint8_t *head
+    Py_ssize_t hlen
+    Py_ssize_t hcap
 
 
 cdef inline void buf_init(Buf *buf) noexcept nogil:
     buf.data = NULL
     buf.len = buf.cap = 0
+    buf.maxchar = 0
+    buf.flags = 0
+    buf.head = NULL
+    buf.hlen = buf.hcap = 0
+
+
+cdef inline void buf_free(Buf *buf) noexcept nogil:
+    free(buf.data)
+    free(buf.head)
+    buf.data = NULL
+    buf.head = NULL
+    buf.len = buf.cap = buf.hlen = buf.hcap = 0
+
+
+cdef inline void buf_clear(Buf *buf) noexcept nogil:
+    """Empty, keeping the memory."""
+    buf.len = buf.hlen = 0
     buf.maxchar = 0
     buf.flags = 0
 
@@ -291,6 +315,77 @@ cdef inline int buf_reserve(Buf *buf, Py_ssize_t extra) except -1 nogil:
     return 0
 
 
+cdef inline int buf_head_room(Buf *buf, Py_ssize_t n) except -1 nogil:
+    """1 when n ASCII characters go in the head (room made), 0 when data already holds text (they go there)."""
+    if buf.len:
+        return 0
+    if buf.hlen + n > buf.hcap:
+        grow(<void **>&buf.head, &buf.hcap, buf.hlen + n, 1, 1024)
+    return 1
+
+
+cdef inline int buf_put_ascii(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) except -1 nogil:
+    """Printable ASCII bytes, then ``end`` unless it is 0 (a LF): in the head while data is empty."""
+    cdef Py_ssize_t size = n + (end != 0)
+    cdef uint8_t *room
+    if buf_head_room(buf, size):
+        room = buf.head + buf.hlen
+        if n:
+            memcpy(room, text, n)
+        if end:
+            room[n] = end
+        buf.hlen += size
+    else:
+        buf_reserve(buf, size)
+        acp_widen(buf.data + buf.len, text, n)
+        if end:
+            buf.data[buf.len + n] = end
+        buf.len += size
+    if n and buf.maxchar < 0x7E:
+        buf.maxchar = 0x7E
+    elif end and buf.maxchar < end:
+        buf.maxchar = end
+    return 0
+
+
+cdef inline int buf_put_plain(Buf *buf, const uint32_t *cells, Py_ssize_t n, uint8_t end) except -1 nogil:
+    """buf_put_ascii for cells that are all printable ASCII (a plain line's)."""
+    cdef Py_ssize_t size = n + (end != 0)
+    cdef uint8_t *room
+    if buf_head_room(buf, size):
+        room = buf.head + buf.hlen
+        acp_narrow1(room, cells, n)
+        if end:
+            room[n] = end
+        buf.hlen += size
+    else:
+        buf_reserve(buf, size)
+        if n:  # (memcpy from a line without a buffer is undefined even for 0 bytes)
+            memcpy(buf.data + buf.len, cells, n * sizeof(uint32_t))
+        if end:
+            buf.data[buf.len + n] = end
+        buf.len += size
+    if n and buf.maxchar < 0x7E:
+        buf.maxchar = 0x7E
+    elif end and buf.maxchar < end:
+        buf.maxchar = end
+    return 0
+
+
+cdef int buf_flatten(Buf *buf) except -1 nogil:
+    """Move the head into data, in front: data[0:len] is then all the text."""
+    cdef Py_ssize_t n = buf.hlen
+    if not n:
+        return 0
+    buf_reserve(buf, n)
+    if buf.len:
+        memmove(buf.data + n, buf.data, buf.len * sizeof(uint32_t))
+    acp_widen(buf.data, buf.head, n)
+    buf.len += n
+    buf.hlen = 0
+    return 0
+
+
 cdef inline void note_char(Buf *buf, uint32_t cp) noexcept nogil:
     """Remember what the per-call Python work needs to know about an emitted character."""
     if cp > buf.maxchar:
@@ -316,28 +411,34 @@ cdef str ucs4_str(const uint32_t *src, Py_ssize_t n, uint32_t maxchar):
     cdef Buf view
     if n == 0:
         return ""
+    buf_init(&view)
     view.data = <uint32_t *>src
     view.len = view.cap = n
     view.maxchar = maxchar
-    view.flags = 0
     return buf_take(&view)
 
 
 cdef str buf_take(Buf *buf):
-    """The buffer as a str of the narrowest kind; the buffer is emptied."""
-    cdef Py_ssize_t n = buf.len, i
-    cdef str text = PyUnicode_New(n, buf.maxchar)
+    """The buffer (head, then data) as a str of the narrowest kind; the buffer is emptied."""
+    cdef Py_ssize_t n = buf.len, h = buf.hlen, i
+    cdef str text = PyUnicode_New(h + n, buf.maxchar)
     cdef int kind = PyUnicode_KIND(text)
     cdef const uint32_t *src = buf.data
+    cdef uint16_t *two
     if kind == 1:
-        acp_narrow1(<uint8_t *>PyUnicode_DATA(text), src, n)
+        if h:
+            memcpy(PyUnicode_DATA(text), buf.head, h)
+        acp_narrow1(<uint8_t *>PyUnicode_DATA(text) + h, src, n)
     elif kind == 2:
-        acp_narrow2(<uint16_t *>PyUnicode_DATA(text), src, n)
+        two = <uint16_t *>PyUnicode_DATA(text)
+        for i in range(h):
+            two[i] = buf.head[i]
+        acp_narrow2(two + h, src, n)
     else:
-        memcpy(PyUnicode_DATA(text), src, n * sizeof(uint32_t))
-    buf.len = 0
-    buf.maxchar = 0
-    buf.flags = 0
+        acp_widen(<uint32_t *>PyUnicode_DATA(text), buf.head, h)
+        if n:
+            memcpy(<uint32_t *>PyUnicode_DATA(text) + h, src, n * sizeof(uint32_t))
+    buf_clear(buf)
     return text
 
 

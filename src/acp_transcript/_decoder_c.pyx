@@ -253,8 +253,8 @@ cdef class TranscriptDecoder:
         return self.take_output(False)
 
     def __dealloc__(self):
-        free(self.out.data)
-        free(self.pol.data)
+        buf_free(&self.out)
+        buf_free(&self.pol)
         free(self.scratch)
 
     # ------------------------------------------------------------------ public API
@@ -300,8 +300,8 @@ cdef class TranscriptDecoder:
                 return buf_take(&shown)
             return buf_take(&tmp)
         finally:
-            free(tmp.data)
-            free(shown.data)
+            buf_free(&tmp)
+            buf_free(&shown)
 
     def reset(self):
         """Forget the stream and the counters: the decoder is as new."""
@@ -309,9 +309,7 @@ cdef class TranscriptDecoder:
         self.check_initialised()
         for i in range(N_STATS):
             self.stats[i] = 0
-        self.out.len = 0
-        self.out.maxchar = 0
-        self.out.flags = 0
+        buf_clear(&self.out)
         self.nheld = 0
         self.parser.reset()
         self.sink.reset()
@@ -437,10 +435,7 @@ cdef class TranscriptDecoder:
         cdef Buf acc
         cdef Py_ssize_t count, i, k, start, total = len(items), done = 0
         cdef int taken = 0
-        acc.data = NULL
-        acc.len = acc.cap = 0
-        acc.maxchar = 0
-        acc.flags = 0
+        buf_init(&acc)
         if self.busy:
             raise RuntimeError("this TranscriptDecoder is decoding in another thread; use one per thread")
         self.busy = True
@@ -564,10 +559,7 @@ cdef class TranscriptDecoder:
         grow(<void **>&out.validity, &out.validity_cap, (base + n + 8) // 8 + 1, 1, 256)
         if base == 0:
             out.offsets[0] = 0
-        acc.data = NULL
-        acc.len = acc.cap = 0
-        acc.maxchar = 0
-        acc.flags = 0
+        buf_init(&acc)
         try:
             with nogil:
                 for i in range(n):
@@ -611,6 +603,7 @@ cdef class TranscriptDecoder:
         cdef int i
         if self.strip_sink is None or not self.nheld:
             return 0
+        buf_flatten(out)
         buf_reserve(out, self.nheld)
         memmove(out.data + self.nheld, out.data, out.len * sizeof(uint32_t))
         for i in range(self.nheld):
@@ -628,6 +621,7 @@ cdef class TranscriptDecoder:
             self.feed(data, n)
         self.finish()
         self.release_held()  # at the end nothing is held back (take_output with final)
+        buf_flatten(out)
         if out.flags & NEEDS_POLICY or (out.flags & INVISIBLE and self.upolicy == POLICY_STRICT):
             policy_into(out, &self.pol, self.upolicy, self.stats)
             out = &self.pol
@@ -637,9 +631,8 @@ cdef class TranscriptDecoder:
             acc.len += out.len
         if out.maxchar > acc.maxchar:
             acc.maxchar = out.maxchar
-        self.out.len = self.pol.len = 0
-        self.out.maxchar = self.pol.maxchar = 0
-        self.out.flags = self.pol.flags = 0
+        buf_clear(&self.out)
+        buf_clear(&self.pol)
         return 0
 
     cdef int check_initialised(self) except -1:
@@ -675,7 +668,7 @@ cdef class TranscriptDecoder:
                 for i in range(self.nheld):
                     self.held[i] = out.data[j - 1 + i]
                 out.len = j - 1
-                out.maxchar = 0  # recomputed: a str must be built at its narrowest kind
+                out.maxchar = 0x7F if out.hlen else 0  # recomputed: a str must be built at its narrowest kind
                 for i in range(out.len):
                     if out.data[i] > out.maxchar:
                         out.maxchar = out.data[i]
@@ -690,6 +683,10 @@ cdef class TranscriptDecoder:
             free(self.out.data)
             self.out.data = NULL
             self.out.cap = 0
+        if self.out.hcap > KEEP_BUFFER * 4:  # (the same bytes: the head's are one byte a character)
+            free(self.out.head)
+            self.out.head = NULL
+            self.out.hcap = 0
         if self.pol.cap > KEEP_BUFFER:
             free(self.pol.data)
             self.pol.data = NULL

@@ -42,11 +42,14 @@ cdef int policy_into(Buf *src, Buf *dst, int policy, int64_t *stats) except -1 n
     """SPEC 2.5's Unicode policy from ``src`` into ``dst`` (emptied first), counting into ``stats`` unless
     NULL. The same decisions as _unicode_policy.apply_policy, character by character. Every character it
     shows is in the BMP (U+00AD-U+FEFF), so each takes exactly 8 cells."""
-    cdef Py_ssize_t n = src.len, i = 0, j, m
-    cdef const uint32_t *data = src.data
+    cdef Py_ssize_t n, i = 0, j, m
+    cdef const uint32_t *data
     cdef uint32_t cp, maxchar = 0x7F
     cdef int64_t counts[4]
     cdef int category
+    buf_flatten(src)
+    n = src.len
+    data = src.data
     counts[0] = counts[1] = counts[2] = counts[3] = 0
     dst.len = 0
     dst.flags = 0

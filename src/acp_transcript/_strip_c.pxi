@@ -25,6 +25,8 @@ cdef class StripSink(Sink):
     cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Buf *dest = self.dest
         self.resolve_pending_cr()
+        if not self.alt:  # (the output's one-byte head while nothing wider came before in this call)
+            return buf_put_ascii(dest, text, n, 0)
         buf_reserve(dest, n)
         acp_widen(dest.data + dest.len, text, n)
         dest.len += n  # ASCII: maxchar (which only tells str width) need not change
@@ -33,6 +35,8 @@ cdef class StripSink(Sink):
     cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Buf *dest = self.dest
         self.resolve_pending_cr()
+        if not self.alt:
+            return buf_put_ascii(dest, text, n, LF)
         buf_reserve(dest, n + 1)
         acp_widen(dest.data + dest.len, text, n)
         dest.data[dest.len + n] = LF
@@ -74,7 +78,10 @@ cdef class StripSink(Sink):
         elif byte == BS:
             self.stats[S_CONTROLS] += 1
         else:  # LF, VT, FF
-            buf_put(self.dest, LF)
+            if self.alt:
+                buf_put(self.dest, LF)
+            else:
+                buf_put_ascii(self.dest, NULL, 0, LF)
             self.pending_cr = False
             self.bound_alt_held()
         return 0
@@ -121,7 +128,10 @@ cdef class StripSink(Sink):
         """Text after a CR starts on a new line."""
         if self.pending_cr:
             self.pending_cr = False
-            buf_put(self.dest, LF)
+            if self.alt:
+                buf_put(self.dest, LF)
+            else:
+                buf_put_ascii(self.dest, NULL, 0, LF)
         return 0
 
     cdef int trim_alt_text(self, Py_ssize_t keep) except -1 nogil:

@@ -314,15 +314,8 @@ cdef class LineWindow:
         line (the throughput issue: four calls and a spare-buffer round trip were a quarter of a plain byte)."""
         cdef Line top = self.lines[self.top]
         cdef Buf *out = self.out
-        if top.plain:
-            buf_reserve(out, top.len + 1)
-            if top.len:  # (an empty line may have no buffer: memcpy from NULL is undefined even for 0 bytes)
-                memcpy(out.data + out.len, top.cells, top.len * sizeof(uint32_t))
-            out.len += top.len
-            out.data[out.len] = LF
-            out.len += 1
-            if out.maxchar < (0x7E if top.len else LF):
-                out.maxchar = 0x7E if top.len else LF
+        if top.plain:  # (in the output's one-byte head while nothing wider came before it in this call)
+            buf_put_plain(out, top.cells, top.len, LF)
         else:
             line_text(&top, out)
             buf_put(out, LF)
