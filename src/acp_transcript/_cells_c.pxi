@@ -24,6 +24,10 @@ ctypedef struct Line:
     # wider character): its text is its cells as they are, copied out without looking at each one. Plain
     # text is all such lines (benchmarks/README.md: line_text was 9 of the 20 instructions per byte).
     bint plain
+    # The cells are bytes (``cells`` holds len bytes, one a cell): a plain line that only ASCII has been
+    # written to since it was made. Plain text then goes from input to output as bytes (the throughput
+    # issue's one-byte lines); the first other edit widens the line in place (line_widen), once.
+    bint narrow
 
 ctypedef struct Buf:
     uint32_t *data
@@ -325,7 +329,23 @@ cdef inline int buf_head_room(Buf *buf, Py_ssize_t n) except -1 nogil:
 
 
 cdef inline int buf_put_ascii(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) except -1 nogil:
-    """Printable ASCII bytes, then ``end`` unless it is 0 (a LF): in the head while data is empty."""
+    """Printable ASCII bytes, then ``end`` unless it is 0 (a LF): in the head while data is empty. (The
+    common case, room in the head, is kept small so that the compiler inlines it into each line's path.)"""
+    cdef Py_ssize_t size = n + (end != 0)
+    if buf.len or buf.hlen + size > buf.hcap:
+        return buf_put_ascii_grow(buf, text, n, end)
+    if n:
+        memcpy(buf.head + buf.hlen, text, n)
+    if end:
+        buf.head[buf.hlen + n] = end
+    buf.hlen += size
+    if buf.maxchar < 0x7E:
+        buf.maxchar = 0x7E if n else (end if end > buf.maxchar else buf.maxchar)
+    return 0
+
+
+cdef int buf_put_ascii_grow(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) except -1 nogil:
+    """buf_put_ascii when the head must grow, or data holds text (then they go there)."""
     cdef Py_ssize_t size = n + (end != 0)
     cdef uint8_t *room
     if buf_head_room(buf, size):
@@ -448,6 +468,19 @@ cdef inline int line_reserve(Line *line, Py_ssize_t size) except -1 nogil:
     return 0
 
 
+cdef inline void line_widen(Line *line) noexcept nogil:
+    """A line of bytes becomes cells, in place: from the end, cell i (bytes 4i to 4i+3) is written after
+    byte i is read, and bytes 0 to i-1 are before it. Its capacity is counted in cells, so it fits."""
+    cdef Py_ssize_t i = line.len
+    cdef const uint8_t *b = <const uint8_t *>line.cells
+    if not line.narrow:
+        return
+    while i > 0:
+        i -= 1
+        line.cells[i] = b[i]
+    line.narrow = False
+
+
 cdef inline void line_shrink(Line *line) noexcept nogil:
     """A line that lost most of its cells gives the memory back: a window's memory is then bounded by its
     cells (max_live_cells), not by what its lines once held."""
@@ -483,6 +516,13 @@ cdef int line_text(Line *line, Buf *out) except -1 nogil:
             line_text(&flat, out)
         finally:
             free(flat.cells)
+        return 0
+    if line.narrow:  # (into data, not the head: callers compare out.len before and after)
+        buf_reserve(out, n)
+        acp_widen(out.data + out.len, <const uint8_t *>line.cells, n)
+        out.len += n
+        if n and out.maxchar < 0x7E:
+            out.maxchar = 0x7E
         return 0
     cdef uint32_t cp
     cdef const uint32_t *cells = line.cells

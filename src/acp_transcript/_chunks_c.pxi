@@ -386,4 +386,8 @@ cdef Py_ssize_t line_written(Line *line, Py_ssize_t start, Py_ssize_t stop) noex
     """Written cells in ``[start, stop)`` of a flat or chunked line."""
     if line.chunked != NULL:
         return chunks_written(line, start, stop)
-    return written(line.cells, start, stop if stop < line.len else line.len)
+    if stop > line.len:
+        stop = line.len
+    if line.narrow:  # every cell of a plain line is written
+        return stop - start if stop > start else 0
+    return written(line.cells, start, stop)

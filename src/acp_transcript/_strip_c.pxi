@@ -25,7 +25,7 @@ cdef class StripSink(Sink):
     cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Buf *dest = self.dest
         self.resolve_pending_cr()
-        if not self.alt:  # (the output's one-byte head while nothing wider came before in this call)
+        if not self.alt and not dest.len:  # (the output's one-byte head: nothing wider came before in this call)
             return buf_put_ascii(dest, text, n, 0)
         buf_reserve(dest, n)
         acp_widen(dest.data + dest.len, text, n)
@@ -35,7 +35,7 @@ cdef class StripSink(Sink):
     cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Buf *dest = self.dest
         self.resolve_pending_cr()
-        if not self.alt:
+        if not self.alt and not dest.len:
             return buf_put_ascii(dest, text, n, LF)
         buf_reserve(dest, n + 1)
         acp_widen(dest.data + dest.len, text, n)
@@ -78,7 +78,7 @@ cdef class StripSink(Sink):
         elif byte == BS:
             self.stats[S_CONTROLS] += 1
         else:  # LF, VT, FF
-            if self.alt:
+            if self.alt or self.dest.len:
                 buf_put(self.dest, LF)
             else:
                 buf_put_ascii(self.dest, NULL, 0, LF)
@@ -128,7 +128,7 @@ cdef class StripSink(Sink):
         """Text after a CR starts on a new line."""
         if self.pending_cr:
             self.pending_cr = False
-            if self.alt:
+            if self.alt or self.dest.len:
                 buf_put(self.dest, LF)
             else:
                 buf_put_ascii(self.dest, NULL, 0, LF)

@@ -131,6 +131,7 @@ cdef class LineWindow:
             self.lines[self.top + self.count].cap = 0
         self.lines[self.top + self.count].chunked = NULL
         self.lines[self.top + self.count].plain = True
+        self.lines[self.top + self.count].narrow = True
         self.count += 1
         return 0
 
@@ -210,6 +211,7 @@ cdef class LineWindow:
         if line.chunked != NULL:
             return 1
         if line.len > self.chunk_size:
+            line_widen(line)
             line_to_chunks(line, self.chunk_size)
             return 1
         return 0
@@ -227,6 +229,7 @@ cdef class LineWindow:
         about to be overwritten. The caller has checked col + n <= max_line_cells."""
         cdef Line *line = self.cursor_line()
         cdef Py_ssize_t col = self.col, size = line.len, stop = col + n, i
+        line_widen(line)
         line_reserve(line, stop)
         if col > size:
             line.plain = False
@@ -246,7 +249,10 @@ cdef class LineWindow:
             # Appending, as plain text does: nothing is overwritten or padded, and only the cell limit can
             # commit lines (the line count did not change), so this is the loop below in one step.
             line_reserve(line, self.col + n)
-            acp_widen(line.cells + self.col, text, n)
+            if line.narrow:
+                memcpy(<uint8_t *>line.cells + self.col, text, n)
+            else:
+                acp_widen(line.cells + self.col, text, n)
             line.len += n
             self.cells += n
             self.col += n
@@ -262,6 +268,17 @@ cdef class LineWindow:
             line = self.cursor_line()
             if line.chunked != NULL or (self.col < line.len and self.chunked(line)):
                 self.write_chunked(NULL, text, part)
+            elif line.narrow and self.col <= line.len:
+                # ASCII over a line of bytes (a redrawn progress frame), or after its end: it stays bytes;
+                # every cell it had is written, so what this overwrites is the overlap
+                line_reserve(line, self.col + part)
+                if self.col + part > line.len:
+                    self.stats[S_OVERWRITTEN] += line.len - self.col
+                    self.cells += self.col + part - line.len
+                    line.len = self.col + part
+                else:
+                    self.stats[S_OVERWRITTEN] += part
+                memcpy(<uint8_t *>line.cells + self.col, text, part)
             else:
                 self.prepare_write(part)
                 acp_widen(line.cells + self.col, text, part)
@@ -314,7 +331,9 @@ cdef class LineWindow:
         line (the throughput issue: four calls and a spare-buffer round trip were a quarter of a plain byte)."""
         cdef Line top = self.lines[self.top]
         cdef Buf *out = self.out
-        if top.plain:  # (in the output's one-byte head while nothing wider came before it in this call)
+        if top.narrow:  # (in the output's one-byte head while nothing wider came before it in this call)
+            buf_put_ascii(out, <const uint8_t *>top.cells, top.len, LF)
+        elif top.plain:
             buf_put_plain(out, top.cells, top.len, LF)
         else:
             line_text(&top, out)
@@ -329,7 +348,7 @@ cdef class LineWindow:
             self.append_line()
         else:
             top.len = 0
-            top.plain = True
+            top.plain = top.narrow = True
             self.lines[self.top + self.count] = top
             self.count += 1
         return 0
@@ -343,6 +362,7 @@ cdef class LineWindow:
             target = self.max_line_cells if self.max_line_cells > col else col
         if self.keep_tabs and target > col:
             line = self.cursor_line()
+            line_widen(line)
             size = line.len
             stop = target if target < size else size
             if line.chunked != NULL and (col >= size or chunks_written(line, col, stop) == 0):
@@ -407,6 +427,7 @@ cdef class LineWindow:
             stop = size
         if start >= stop:
             return 0
+        line_widen(line)
         if line.chunked != NULL or (stop < size and self.chunked(line)):
             if stop == size:
                 self.stats[S_OVERWRITTEN] += chunks_delete(line, start, stop, self.chunk_size)
@@ -435,6 +456,7 @@ cdef class LineWindow:
             count = self.max_jump
         if col >= size or not count:
             return 0
+        line_widen(line)
         if self.chunked(line):
             chunks_insert_fill(line, col, count, BLANK, self.chunk_size)
             if line.len > self.max_line_cells:
@@ -462,6 +484,7 @@ cdef class LineWindow:
         cdef Py_ssize_t col = self.col, size = line.len, stop
         if col >= size:
             return 0
+        line_widen(line)
         stop = col + count if count < size - col else size
         if self.chunked(line):
             self.stats[S_OVERWRITTEN] += chunks_delete(line, col, stop, self.chunk_size)
