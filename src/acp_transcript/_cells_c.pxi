@@ -518,11 +518,12 @@ cdef int line_text(Line *line, Buf *out) except -1 nogil:
             free(flat.cells)
         return 0
     if line.narrow:  # (into data, not the head: callers compare out.len before and after)
-        buf_reserve(out, n)
-        acp_widen(out.data + out.len, <const uint8_t *>line.cells, n)
-        out.len += n
-        if n and out.maxchar < 0x7E:
-            out.maxchar = 0x7E
+        if n:  # (an empty line and an empty buffer may both be NULL: no arithmetic on them)
+            buf_reserve(out, n)
+            acp_widen(out.data + out.len, <const uint8_t *>line.cells, n)
+            out.len += n
+            if out.maxchar < 0x7E:
+                out.maxchar = 0x7E
         return 0
     cdef uint32_t cp
     cdef const uint32_t *cells = line.cells

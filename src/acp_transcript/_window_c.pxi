@@ -245,6 +245,8 @@ cdef class LineWindow:
     cdef int write_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t part
         cdef Line *line = self.cursor_line()
+        if not n:  # (nothing to write, and a line without a buffer must not be offset)
+            return 0
         if self.col == line.len and self.col + n <= self.max_line_cells and line.chunked == NULL:
             # Appending, as plain text does: nothing is overwritten or padded, and only the cell limit can
             # commit lines (the line count did not change), so this is the loop below in one step.
