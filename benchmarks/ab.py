@@ -1,0 +1,70 @@
+"""decode() alone, for two or more builds of the core compared in one sitting: wall clock on a shared VM
+moves by 20-50% between runs, so builds are timed alternately, each in its own process, and the best
+of each is kept.
+
+    python benchmarks/ab.py --src OLD/src --src src [--mode render|strip] [--size MB] [--rounds 2]
+
+OLD is a worktree of another commit built in place (``git worktree add OLD <commit>`` and
+``python setup.py build_ext --inplace`` there). Each process decodes ``--size`` MB of every corpus
+(benchmarks/corpora.py) in 4 KiB chunks cut beforehand, best of 7, outputs dropped: ``throughput.py``'s
+loop without its slicing and join, so that only ``decode()`` differs between the builds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+CHILD = r"""
+import sys, time
+sys.path.insert(0, {src!r})
+sys.path.insert(0, {here!r})
+import corpora
+from acp_transcript import _decoder_c
+for name, make in corpora.CORPORA.items():
+    data = make({size})
+    chunks = [data[i : i + 4096] for i in range(0, len(data), 4096)]
+    best = float("inf")
+    for _ in range(7):
+        decoder = _decoder_c.TranscriptDecoder(mode={mode!r})
+        start = time.perf_counter()
+        for chunk in chunks:
+            decoder.decode(chunk)
+        decoder.decode(b"", final=True)
+        best = min(best, time.perf_counter() - start)
+    print(name, len(data) / best / 1e6)
+"""
+
+
+def main() -> None:
+    sys.path.insert(0, HERE)
+    import corpora
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--src", action="append", required=True, help="a directory acp_transcript imports from")
+    parser.add_argument("--mode", default="render", choices=["render", "strip"])
+    parser.add_argument("--size", type=int, default=8, help="MB of each corpus")
+    parser.add_argument("--rounds", type=int, default=2, help="times each build runs, alternating")
+    args = parser.parse_args()
+    best: dict[str, dict[str, float]] = {src: {} for src in args.src}
+    for _ in range(args.rounds):
+        for src in args.src:
+            code = CHILD.format(src=os.path.abspath(src), here=HERE, size=args.size * 1_000_000, mode=args.mode)
+            result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+            for line in result.stdout.splitlines():
+                name, rate = line.rsplit(" ", 1)
+                best[src][name] = max(best[src].get(name, 0.0), float(rate))
+    names = list(corpora.CORPORA)
+    print(f"decode() MB/s, mode {args.mode}, {args.size} MB per corpus in 4 KiB chunks, best of 7 x {args.rounds} rounds")
+    print("| build | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for src in args.src:
+        print(f"| {src} | " + " | ".join(f"{best[src][name]:,.0f}" for name in names) + " |")
+
+
+if __name__ == "__main__":
+    main()
