@@ -106,7 +106,7 @@ cdef class LineWindow:
             self.release_line(&self.lines[i])
         self.top = self.count = 0
 
-    cdef int line_room(self) except -1 nogil:
+    cdef inline int line_room(self) except -1 nogil:
         """Room in the array for one more line after the window."""
         if self.top + self.count == self.lines_cap:
             # Slide the window down to the start of the array once the lines gone from its top are at least
@@ -326,7 +326,7 @@ cdef class LineWindow:
             self.enforce_limits()
         return 0
 
-    cdef int scroll(self) except -1 nogil:
+    cdef inline int scroll(self) except -1 nogil:
         """newline() on the last line of a full window, when the line limit commits exactly the top line (the
         cell limit holds without it): what append_line, enforce_limits and commit_top would do, with the top
         line's buffer reused for the new line. Each line of plain text ends here, so its cost is the cost of a
