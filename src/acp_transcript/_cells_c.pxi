@@ -203,9 +203,6 @@ cdef extern from *:
         return i;
     }
     #endif
-    /* Widen bytes to cells and narrow cells to 1 or 2 bytes. restrict says the arrays do not overlap: a
-       store through a byte pointer may alias anything in C, and without it the compiler copies one element
-       at a time. */
     /* Exactly 16 bytes to 16 cells: for a short run whose source and destination have room for 16, a
        fixed-size copy (no loop whose exit depends on the run's length) beats an exact one. */
     static inline void acp_widen16(uint32_t *restrict dst, const uint8_t *restrict src) {
@@ -222,6 +219,9 @@ cdef extern from *:
             dst[j] = src[j];
     #endif
     }
+    /* Widen bytes to cells and narrow cells to 1 or 2 bytes. restrict says the arrays do not overlap: a
+       store through a byte pointer may alias anything in C, and without it the compiler copies one element
+       at a time. */
     #if !defined(ACP_HAVE_SSE2_COPIES)  /* (elsewhere the compiler vectorises these loops itself) */
     static inline void acp_widen(uint32_t *restrict dst, const uint8_t *restrict src, Py_ssize_t n) {
         for (Py_ssize_t i = 0; i < n; i++)
@@ -319,76 +319,71 @@ cdef inline int buf_reserve(Buf *buf, Py_ssize_t extra) except -1 nogil:
     return 0
 
 
-cdef inline int buf_head_room(Buf *buf, Py_ssize_t n) except -1 nogil:
-    """1 when n ASCII characters go in the head (room made), 0 when data already holds text (they go there)."""
-    if buf.len:
+cdef inline void buf_note_ascii(Buf *buf, Py_ssize_t n, uint8_t end) noexcept nogil:
+    """What n printable ASCII characters and then ``end`` (0 for none) tell maxchar."""
+    if buf.maxchar < 0x7E:
+        if n:
+            buf.maxchar = 0x7E
+        elif end > buf.maxchar:
+            buf.maxchar = end
+
+
+cdef inline int buf_put_ascii_data(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) except -1 nogil:
+    """Printable ASCII bytes, then ``end`` unless it is 0, as cells in data (after the head)."""
+    cdef Py_ssize_t size = n + (end != 0)
+    if not size:  # (an empty buffer may be NULL: no arithmetic on it)
         return 0
-    if buf.hlen + n > buf.hcap:
-        grow(<void **>&buf.head, &buf.hcap, buf.hlen + n, 1, 1024)
-    return 1
+    buf_reserve(buf, size)
+    acp_widen(buf.data + buf.len, text, n)
+    if end:
+        buf.data[buf.len + n] = end
+    buf.len += size
+    buf_note_ascii(buf, n, end)
+    return 0
 
 
 cdef inline int buf_put_ascii(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) except -1 nogil:
     """Printable ASCII bytes, then ``end`` unless it is 0 (a LF): in the head while data is empty. (The
     common case, room in the head, is kept small so that the compiler inlines it into each line's path.)"""
     cdef Py_ssize_t size = n + (end != 0)
-    if buf.len or buf.hlen + size > buf.hcap:
-        return buf_put_ascii_grow(buf, text, n, end)
+    if buf.len:
+        return buf_put_ascii_data(buf, text, n, end)
+    if buf.hlen + size > buf.hcap:
+        grow(<void **>&buf.head, &buf.hcap, buf.hlen + size, 1, 1024)
     if n:
         memcpy(buf.head + buf.hlen, text, n)
     if end:
         buf.head[buf.hlen + n] = end
     buf.hlen += size
-    if buf.maxchar < 0x7E:
-        buf.maxchar = 0x7E if n else (end if end > buf.maxchar else buf.maxchar)
+    buf_note_ascii(buf, n, end)
     return 0
 
 
-cdef int buf_put_ascii_grow(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) except -1 nogil:
-    """buf_put_ascii when the head must grow, or data holds text (then they go there)."""
-    cdef Py_ssize_t size = n + (end != 0)
-    cdef uint8_t *room
-    if buf_head_room(buf, size):
-        room = buf.head + buf.hlen
-        if n:
-            memcpy(room, text, n)
-        if end:
-            room[n] = end
-        buf.hlen += size
-    else:
-        buf_reserve(buf, size)
-        acp_widen(buf.data + buf.len, text, n)
-        if end:
-            buf.data[buf.len + n] = end
-        buf.len += size
-    if n and buf.maxchar < 0x7E:
-        buf.maxchar = 0x7E
-    elif end and buf.maxchar < end:
-        buf.maxchar = end
-    return 0
+cdef inline int buf_put_lf(Buf *buf, bint head) except -1 nogil:
+    """A LF: in the head when ``head`` allows it and data is empty, else in data."""
+    if head and not buf.len:
+        return buf_put_ascii(buf, NULL, 0, LF)
+    return buf_put(buf, LF)
 
 
 cdef inline int buf_put_plain(Buf *buf, const uint32_t *cells, Py_ssize_t n, uint8_t end) except -1 nogil:
     """buf_put_ascii for cells that are all printable ASCII (a plain line's)."""
     cdef Py_ssize_t size = n + (end != 0)
-    cdef uint8_t *room
-    if buf_head_room(buf, size):
-        room = buf.head + buf.hlen
-        acp_narrow1(room, cells, n)
-        if end:
-            room[n] = end
-        buf.hlen += size
-    else:
+    if buf.len:
         buf_reserve(buf, size)
         if n:  # (memcpy from a line without a buffer is undefined even for 0 bytes)
             memcpy(buf.data + buf.len, cells, n * sizeof(uint32_t))
         if end:
             buf.data[buf.len + n] = end
         buf.len += size
-    if n and buf.maxchar < 0x7E:
-        buf.maxchar = 0x7E
-    elif end and buf.maxchar < end:
-        buf.maxchar = end
+    else:
+        if buf.hlen + size > buf.hcap:
+            grow(<void **>&buf.head, &buf.hcap, buf.hlen + size, 1, 1024)
+        acp_narrow1(buf.head + buf.hlen, cells, n)
+        if end:
+            buf.head[buf.hlen + n] = end
+        buf.hlen += size
+    buf_note_ascii(buf, n, end)
     return 0
 
 
@@ -518,13 +513,7 @@ cdef int line_text(Line *line, Buf *out) except -1 nogil:
             free(flat.cells)
         return 0
     if line.narrow:  # (into data, not the head: callers compare out.len before and after)
-        if n:  # (an empty line and an empty buffer may both be NULL: no arithmetic on them)
-            buf_reserve(out, n)
-            acp_widen(out.data + out.len, <const uint8_t *>line.cells, n)
-            out.len += n
-            if out.maxchar < 0x7E:
-                out.maxchar = 0x7E
-        return 0
+        return buf_put_ascii_data(out, <const uint8_t *>line.cells, n, 0)
     cdef uint32_t cp
     cdef const uint32_t *cells = line.cells
     cdef bint tab

@@ -186,7 +186,7 @@ cdef class Parser:
         a C1 code point) is left to the byte-by-byte path, so the result is the same as printing one code
         point at a time. SGR sequences inside the run are skipped (counted): they have no effect on text,
         and colored output then costs one write per stretch of text, as in the fallback."""
-        cdef Py_ssize_t i = pos + acp_ascii_run(data + pos, n - pos), k = 0, j, size, end, m
+        cdef Py_ssize_t i = pos + acp_ascii_run(data + pos, n - pos), k = 0, size, end, m
         cdef int64_t invalid = 0, c1 = 0, sgr = 0, controls = 0  # counted here, added once
         cdef bint ended_on_sgr = False
         cdef uint8_t b, b1

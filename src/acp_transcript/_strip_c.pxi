@@ -25,24 +25,17 @@ cdef class StripSink(Sink):
     cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Buf *dest = self.dest
         self.resolve_pending_cr()
-        if not self.alt and not dest.len:  # (the output's one-byte head: nothing wider came before in this call)
+        if not self.alt:  # (the output's one-byte head while nothing wider came before it in this call)
             return buf_put_ascii(dest, text, n, 0)
-        buf_reserve(dest, n)
-        acp_widen(dest.data + dest.len, text, n)
-        dest.len += n  # ASCII: maxchar (which only tells str width) need not change
+        buf_put_ascii_data(dest, text, n, 0)
         return self.bound_alt_held()
 
     cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Buf *dest = self.dest
         self.resolve_pending_cr()
-        if not self.alt and not dest.len:
+        if not self.alt:
             return buf_put_ascii(dest, text, n, LF)
-        buf_reserve(dest, n + 1)
-        acp_widen(dest.data + dest.len, text, n)
-        dest.data[dest.len + n] = LF
-        dest.len += n + 1
-        if dest.maxchar < LF:  # (what buf_put would note for the LF)
-            dest.maxchar = LF
+        buf_put_ascii_data(dest, text, n, LF)
         # One bound after the text and the LF, where two calls bound twice: the held text is then a longer
         # suffix of the same stream for a moment; what is shown (its last max_live_cells) and what is counted
         # as dropped (every held character but LF, once) are the same.
@@ -78,10 +71,7 @@ cdef class StripSink(Sink):
         elif byte == BS:
             self.stats[S_CONTROLS] += 1
         else:  # LF, VT, FF
-            if self.alt or self.dest.len:
-                buf_put(self.dest, LF)
-            else:
-                buf_put_ascii(self.dest, NULL, 0, LF)
+            buf_put_lf(self.dest, not self.alt)  # (the alternate screen's held text has no head)
             self.pending_cr = False
             self.bound_alt_held()
         return 0
@@ -128,10 +118,7 @@ cdef class StripSink(Sink):
         """Text after a CR starts on a new line."""
         if self.pending_cr:
             self.pending_cr = False
-            if self.alt or self.dest.len:
-                buf_put(self.dest, LF)
-            else:
-                buf_put_ascii(self.dest, NULL, 0, LF)
+            buf_put_lf(self.dest, not self.alt)
         return 0
 
     cdef int trim_alt_text(self, Py_ssize_t keep) except -1 nogil:
