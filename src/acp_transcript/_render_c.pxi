@@ -90,9 +90,8 @@ cdef class RenderSink(Sink):
         return self.window.write(cps, n)
 
     cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
-        if self.in_overlay:
-            self.print_ascii(text, n)
-            return self.execute(LF)
+        if self.in_overlay:  # (the overlay line ends at the LF: the two calls, as the base does)
+            return Sink.print_ascii_line(self, text, n)
         self.window.write_ascii(text, n)
         return self.window.newline()
 
