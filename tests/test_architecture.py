@@ -66,6 +66,9 @@ ONLY_C = {
     # newline's one-line scroll of a full window, reusing the top line's buffer (the fallback's lines are str
     # in a list: appending one and committing the top is already a list operation each)
     ("LineWindow", "scroll"),
+    # print_ascii_line's write and newline, with their common case (the empty last line of a full window) in
+    # one step
+    ("LineWindow", "put_line"),
     ("RenderSink", "__dealloc__"), ("LineWindow", "__dealloc__"), ("Parser", "__dealloc__"),
     ("StripSink", "__dealloc__"), ("TranscriptDecoder", "__dealloc__"),
     ("StripSink", "resolve_pending_cr"), ("StripSink", "bound_alt_held"),

@@ -92,8 +92,7 @@ cdef class RenderSink(Sink):
     cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         if self.in_overlay:  # (the overlay line ends at the LF: the two calls, as the base does)
             return Sink.print_ascii_line(self, text, n)
-        self.window.write_ascii(text, n)
-        return self.window.newline()
+        return self.window.put_line(text, n)
 
     cdef int execute(self, uint8_t byte) except -1 nogil:
         if byte == CR:

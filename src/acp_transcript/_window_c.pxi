@@ -331,20 +331,34 @@ cdef class LineWindow:
         cell limit holds without it): what append_line, enforce_limits and commit_top would do, with the top
         line's buffer reused for the new line. Each line of plain text ends here, so its cost is the cost of a
         line (the throughput issue: four calls and a spare-buffer round trip were a quarter of a plain byte)."""
-        cdef Line top = self.lines[self.top]
+        cdef Line *first = &self.lines[self.top]
+        cdef Line *last
+        cdef Line top
         cdef Buf *out = self.out
-        if top.narrow:  # (in the output's one-byte head while nothing wider came before it in this call)
-            buf_put_ascii(out, <const uint8_t *>top.cells, top.len, LF)
-        elif top.plain:
-            buf_put_plain(out, top.cells, top.len, LF)
+        if first.narrow:  # (in the output's one-byte head while nothing wider came before it in this call)
+            buf_put_ascii(out, <const uint8_t *>first.cells, first.len, LF)
+        elif first.plain:
+            buf_put_plain(out, first.cells, first.len, LF)
         else:
-            line_text(&top, out)
+            line_text(first, out)
             buf_put(out, LF)
+        self.committed += 1
+        self.cells -= first.len
+        if self.top + self.count < self.lines_cap and first.cap <= SPARE_MAX_CAP:
+            # The common case, room after the window: the top line's buffer becomes the new last line's,
+            # field by field (copying the struct out and back cost a tenth of a plain line).
+            last = &self.lines[self.top + self.count]
+            last.cells = first.cells
+            last.cap = first.cap
+            last.len = 0
+            last.chunked = NULL
+            last.plain = last.narrow = True
+            self.top += 1
+            return 0
+        top = first[0]
         self.top += 1
         self.count -= 1
-        self.committed += 1
-        self.cells -= top.len
-        self.line_room()
+        self.line_room()  # (may move the array: ``first`` is not used past here)
         if top.cap > SPARE_MAX_CAP:
             self.release_line(&top)  # (to free it: the spares are full while lines are being reused)
             self.append_line()
@@ -354,6 +368,23 @@ cdef class LineWindow:
             self.lines[self.top + self.count] = top
             self.count += 1
         return 0
+
+    cdef inline int put_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
+        """write_ascii(text, n), then newline(): a line of plain text (RenderSink.print_ascii_line). Its
+        common case, the cursor on the empty last line of a full window whose limits hold with the text, is
+        write_ascii's append and newline's scroll without the checks they make for every other case (the
+        throughput issue: these calls were a quarter of what a plain line cost)."""
+        cdef Line *line = &self.lines[self.top + self.row]
+        if self.col == 0 and line.len == 0 and line.narrow and n <= line.cap and self.row == self.count - 1 \
+                and self.count == self.live_lines and not self.discard and line.chunked == NULL \
+                and self.lines[self.top].chunked == NULL and n <= self.max_line_cells \
+                and self.cells + n <= self.max_live_cells:
+            memcpy(line.cells, text, n)  # (n <= cap: a line of bytes has at least ``cap`` bytes)
+            line.len = n
+            self.cells += n
+            return self.scroll()
+        self.write_ascii(text, n)
+        return self.newline()
 
     cdef int tab(self) except -1 nogil:
         # SPEC 2.3 rev 2: bounded by max_line_cells only (at most 8 cells), never by max_jump.
