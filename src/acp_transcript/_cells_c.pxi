@@ -82,41 +82,48 @@ cdef extern from *:
     #if defined(_MSC_VER)
     #include <intrin.h>
     #endif
+    /* The bytes of v that are not printable ASCII, as a mask: v + 1 is 0x21-0x7F (positive, as signed bytes)
+       exactly for 0x20-0x7E; the C0 controls become 0x01-0x20, DEL and 0x80-0xFF become negative or 0.
+       One add and one compare (two compares and an OR before). */
+    static inline __m128i acp_not_printable(__m128i v) {
+        return _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(1)), _mm_set1_epi8(0x21));
+    }
+    static inline Py_ssize_t acp_first_bit(unsigned bits) {
+    #if defined(_MSC_VER)
+        unsigned long first;
+        _BitScanForward(&first, (unsigned long)bits);
+        return (Py_ssize_t)first;
+    #else
+        return __builtin_ctz(bits);
+    #endif
+    }
     static inline Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) {
         Py_ssize_t i = 0;
-        /* As signed bytes, 0x80-0xFF are negative: "below 0x20" catches them and the C0 controls, and
-           "above 0x7E" is DEL. */
-        const __m128i space = _mm_set1_epi8(0x20), tilde = _mm_set1_epi8(0x7E);
-        while (i + 16 <= n) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-            int bad = _mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpgt_epi8(v, tilde)));
-            if (bad) {
-    #if defined(_MSC_VER)
-                unsigned long first;
-                _BitScanForward(&first, (unsigned long)bad);
-                return i + (Py_ssize_t)first;
-    #else
-                return i + __builtin_ctz((unsigned)bad);
-    #endif
+        /* Two blocks a step (one test of both): a plain line is 5-6 blocks, and the loop's own compare and
+           branch were a third of each block's instructions. */
+        while (i + 32 <= n) {
+            __m128i b0 = acp_not_printable(_mm_loadu_si128((const __m128i *)(p + i)));
+            __m128i b1 = acp_not_printable(_mm_loadu_si128((const __m128i *)(p + i + 16)));
+            if (_mm_movemask_epi8(_mm_or_si128(b0, b1))) {
+                unsigned bad = (unsigned)_mm_movemask_epi8(b0) | ((unsigned)_mm_movemask_epi8(b1) << 16);
+                return i + acp_first_bit(bad);
             }
+            i += 32;
+        }
+        if (i + 16 <= n) {
+            unsigned bad = (unsigned)_mm_movemask_epi8(acp_not_printable(_mm_loadu_si128((const __m128i *)(p + i))));
+            if (bad)
+                return i + acp_first_bit(bad);
             i += 16;
         }
         if (i < n && n >= 16) {
             /* The last partial block: the 16 bytes that end at n, minus the ones already seen (a plain line
                is rarely a multiple of 16 bytes, and a byte loop over its tail cost a third of the scan). */
-            __m128i v = _mm_loadu_si128((const __m128i *)(p + n - 16));
-            unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, space),
-                                                                    _mm_cmpgt_epi8(v, tilde)));
+            unsigned bad = (unsigned)_mm_movemask_epi8(acp_not_printable(_mm_loadu_si128((const __m128i *)(p + n - 16))));
             bad >>= i - (n - 16);
             if (!bad)
                 return n;
-    #if defined(_MSC_VER)
-            unsigned long first;
-            _BitScanForward(&first, (unsigned long)bad);
-            return i + (Py_ssize_t)first;
-    #else
-            return i + __builtin_ctz(bad);
-    #endif
+            return i + acp_first_bit(bad);
         }
         while (i < n && p[i] >= 0x20 && p[i] < 0x7F)
             i++;
