@@ -103,3 +103,21 @@ def test_plain_text_before_and_after_other_text_keeps_its_order(both):
                 assert run(compiled, chunks, options) == run(fallback, chunks, options), (data, size, options)
         for options in ({}, {"mode": "strip"}):
             assert compiled.sanitize_batch(MIXED, **options) == fallback.sanitize_batch(MIXED, **options)
+
+
+def test_lines_at_the_cell_limit_commit_what_the_twins_commit(both):
+    """A plain line that takes a full window past max_live_cells: the core's one-step path for a line (write,
+    then scroll the top line out) holds only while the text fits the limit; past it, the limit commits as
+    many lines from the top as it takes, which can be more than the one a scroll commits. Every limit from
+    1 to 30 cells against lines whose lengths go up and down, one line a call, live window compared; and
+    from a cursor on an empty line that is not the window's last (the path is only for the last), on the
+    alternate screen, and after a line that is not plain."""
+    compiled, fallback = both
+    lengths = [2, 2, 9, 1, 7, 3, 12, 0, 5, 5, 5, 14, 1, 1, 8, 30, 2, 6]
+    lines = [bytes([0x61 + i % 26]) * n + b"\n" for i, n in enumerate(lengths)]
+    for prefix in (b"", b"a\n\nb\n\n\x1b[3A", b"\n\n\n\n\x1b[2A", b"\x1b[?1049h", b"\xc3\xa9\x1b[31mx\x1b[m\n"):
+        for live_lines in (1, 2, 3, 4, 5):
+            for max_live_cells in range(1, 31):
+                options = {"live_lines": live_lines, "max_live_cells": max_live_cells}
+                chunks = [prefix] + lines
+                assert run(compiled, chunks, options) == run(fallback, chunks, options), (prefix, options)
