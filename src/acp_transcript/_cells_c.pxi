@@ -99,8 +99,15 @@ cdef extern from *:
     }
     static inline Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) {
         Py_ssize_t i = 0;
-        /* Two blocks a step (one test of both): a plain line is 5-6 blocks, and the loop's own compare and
-           branch were a third of each block's instructions. */
+        /* The first block alone (a colored word or a short field ends in it), then two blocks a step (one
+           test of both): a plain line is 5-6 blocks, and the loop's own compare and branch were a third of
+           each block's instructions. */
+        if (n >= 16) {
+            unsigned bad = (unsigned)_mm_movemask_epi8(acp_not_printable(_mm_loadu_si128((const __m128i *)p)));
+            if (bad)
+                return acp_first_bit(bad);
+            i = 16;
+        }
         while (i + 32 <= n) {
             __m128i b0 = acp_not_printable(_mm_loadu_si128((const __m128i *)(p + i)));
             __m128i b1 = acp_not_printable(_mm_loadu_si128((const __m128i *)(p + i + 16)));
