@@ -70,6 +70,13 @@ cdef class Sink:
         return 0
 
 
+cdef inline bint three_byte(const uint8_t *data, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """A whole three-byte UTF-8 sequence at ``i`` with a lead of E1-EF but ED: every continuation byte is
+    80-BF (text_run's fast path; E0 and ED limit their second byte, the general path takes them)."""
+    return i + 2 < n and 0xE1 <= data[i] <= 0xEF and data[i] != 0xED and data[i + 1] & 0xC0 == 0x80 \
+        and data[i + 2] & 0xC0 == 0x80
+
+
 cdef inline Py_ssize_t ascii_block(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, uint32_t *cps,
                                    Py_ssize_t *k) noexcept nogil:
     """The printable ASCII after a multi-byte character (the spaces and labels after a progress bar's
@@ -104,9 +111,12 @@ cdef class Parser:
     cdef uint32_t rep_char  # last as it was when the current escape sequence began
     cdef uint32_t *cps  # decoded code points of the current text run
     cdef Py_ssize_t cps_cap
+    cdef uint8_t *ascii  # the run again as bytes, when it is all printable ASCII (text_run)
+    cdef Py_ssize_t ascii_cap
 
     def __dealloc__(self):
         free(self.cps)
+        free(self.ascii)
 
     cdef int reset(self) except -1 nogil:
         self.state = GROUND
@@ -188,7 +198,7 @@ cdef class Parser:
         and colored output then costs one write per stretch of text, as in the fallback."""
         cdef Py_ssize_t i = pos + acp_ascii_run(data + pos, n - pos), k = 0, size, end, m
         cdef int64_t invalid = 0, c1 = 0, sgr = 0, controls = 0  # counted here, added once
-        cdef bint ended_on_sgr = False
+        cdef bint ended_on_sgr = False, wide = False  # wide: a cell past ASCII (U+FFFD counts in invalid)
         cdef uint8_t b, b1
         cdef uint32_t cp
         cdef uint32_t *cps
@@ -223,15 +233,19 @@ cdef class Parser:
                 i += 1
                 ended_on_sgr = False
                 continue
-            if 0xE1 <= b <= 0xEF and b != 0xED and i + 2 < n and data[i + 1] & 0xC0 == 0x80 \
-                    and data[i + 2] & 0xC0 == 0x80:
-                # A whole three-byte sequence whose lead puts no limit on its second byte (E0 and ED do:
+            if 0xE1 <= b <= 0xEF and three_byte(data, i, n):  # (the lead first: what reaches here is mostly ESC)
+                # Whole three-byte sequences whose lead puts no limit on its second byte (E0 and ED do:
                 # overlongs, surrogates): U+1000-U+FFFF, CJK and most symbols, without the general path's
-                # maximal-subpart walk below.
-                cps[k] = ((b & 0x0F) << 12) | ((data[i + 1] & 0x3F) << 6) | (data[i + 2] & 0x3F)
-                k += 1
-                i += 3
+                # maximal-subpart walk below; a run of them in this loop.
                 ended_on_sgr = False
+                wide = True
+                while True:
+                    cps[k] = ((b & 0x0F) << 12) | ((data[i + 1] & 0x3F) << 6) | (data[i + 2] & 0x3F)
+                    k += 1
+                    i += 3
+                    if not three_byte(data, i, n):
+                        break
+                    b = data[i]
                 if i < n and 0x20 <= data[i] < 0x7F:
                     i = ascii_block(data, i, n, cps, &k)
                 continue
@@ -298,13 +312,24 @@ cdef class Parser:
             cps[k] = cp
             k += 1
             i += size
+            wide = True
             if i < n and 0x20 <= data[i] < 0x7F:
                 i = ascii_block(data, i, n, cps, &k)
         self.stats[S_INVALID] += invalid
         self.stats[S_C1] += c1
         self.stats[S_SEQUENCES] += sgr
         self.stats[S_CONTROLS] += controls
-        if k:
+        if k and not wide and not invalid:
+            # All printable ASCII (colored words, the SGRs skipped): the bytes path, where a line stays bytes
+            # and strip mode copies without a look at each cell; before, each write checked its cells again
+            # (acp_printable_ascii, a twentieth of SGR-heavy output's instructions). cps is narrowed back,
+            # at a quarter of an instruction a cell.
+            if k > self.ascii_cap:
+                grow(<void **>&self.ascii, &self.ascii_cap, k, 1, 4096)
+            acp_narrow1(self.ascii, cps, k)
+            self.sink.print_ascii(self.ascii, k)
+            self.last = cps[k - 1]
+        elif k:
             self.sink.print_cps(cps, k)
             self.last = cps[k - 1]
         if ended_on_sgr:  # a REP after an SGR or a control has nothing to repeat
