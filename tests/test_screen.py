@@ -113,6 +113,15 @@ def test_a_wrapped_line_is_committed_whole(impl):
     assert decoder.decode(b"", final=True) == ""
 
 
+def test_a_wrapped_row_erased_at_its_end_keeps_its_blanks_when_it_scrolls_off(impl):
+    """tmux joins a wrapped row with the blanks an erase left at its end ('abc' + 7 blanks + 'KL': checked
+    against tmux 3.3a). The core sends a printable-ASCII row to history as bytes; this row is printable up to
+    its length and must still take the path that pads it to the columns it used."""
+    decoder = impl.TranscriptDecoder(columns=10, rows=2)
+    assert decoder.decode(b"abcdefghijKL\x1b[A\x1b[4G\x1b[K\x1b[B\r\nnext\r\n") == "abc       KL\n"
+    assert decoder.decode(b"", final=True) == "next\n"
+
+
 def test_only_one_dimension(impl):
     # a missing dimension: as wide as a line may be, as tall as the live window
     assert impl.sanitize(b"abcdefgh\n", columns=3) == "abcdefgh\n"
@@ -228,3 +237,26 @@ def test_twins_agree_across_a_resize(both, case, at, columns, rows):
         out = decoder.decode(data[:at]) + decoder.resize(columns, rows) + decoder.decode(data[at:], final=True)
         outputs.append((out, decoder.stats))
     assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize("stopper", ["", "\u00e9", "\u65e5", "e\u0301", "\x1b[C", "\t", "~", " "])
+def test_rows_of_every_length_go_to_history_as_their_cells_say(both, stopper):
+    """The core checks and narrows a row of printable ASCII in one pass (16 cells at a time, the last block
+    overlapping the one before) on its way to history: rows of every length 0-49 with one cell that is not
+    printable ASCII (Latin-1, wide and its padding, a combining mark, a blank left by a cursor move, a tab's
+    blanks) at every position, and rows without one, against the fallback."""
+    compiled, fallback = both
+    lines = []
+    for n in range(50):
+        lines.append("a" * n)
+        if stopper:
+            lines.extend("a" * p + stopper + "b" * (n - p - 1) for p in range(n))
+    data = "".join(line + "\r\n" for line in lines).encode()
+    outputs = []
+    for module in (compiled, fallback):
+        decoder = module.TranscriptDecoder(columns=64, rows=2)
+        out = [decoder.decode(data[i : i + 4096]) for i in range(0, len(data), 4096)]
+        out.append(decoder.decode(b"", final=True))
+        outputs.append("".join(out))
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count("\n") == len(lines)

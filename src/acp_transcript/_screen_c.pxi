@@ -908,10 +908,15 @@ cdef class ScreenSink(Sink):
             self.stats[S_ALT] += written_cells(row.cells, 0, row.len)
             return 0
         self.hsize += 1
+        self.history_open = row.wrapped
+        if (not row.wrapped or row.used <= row.len) \
+                and buf_put_printable(self.out, row.cells, row.len, 0 if row.wrapped else LF):
+            # A row of printable ASCII (and no trailing blanks to pad): as bytes into the output's head while
+            # nothing wider came before it in this call, as plain lines go in unsized rendering.
+            return 0
         self.row_text(&self.screen, y, self.out)
         if not row.wrapped:
             buf_put(self.out, LF)
-        self.history_open = row.wrapped
         return 0
 
     cdef int unwrap(self, Py_ssize_t y) except -1 nogil:
