@@ -49,12 +49,11 @@ cdef class StripSink(Sink):
         self.resolve_pending_cr()
         buf_reserve(dest, n)
         dst = dest.data + dest.len
-        for i in range(n):
-            cp = cps[i]
-            dst[i] = cp
-            seen |= cp  # an OR keeps the str kind (see acp_copy_ordinary)
-            if not acp_ordinary(cp):
-                note_char(dest, cp)
+        if not acp_copy_all_ordinary(dst, cps, n, &seen):  # (seen: an OR keeps the str kind)
+            for i in range(n):  # (rare: policy characters, the black flag, U+00AD-U+2069)
+                cp = cps[i]
+                if not acp_ordinary(cp):
+                    note_char(dest, cp)
         if seen > 0x10FFFF:
             seen = 0x10FFFF  # still the widest kind, and a valid maximum for PyUnicode_New
         if seen > dest.maxchar:
