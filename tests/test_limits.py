@@ -68,6 +68,16 @@ def test_window_never_exceeds_live_lines(impl):
     assert decoder.live.count("\n") <= 5
 
 
+def test_the_cell_limit_holds_after_a_wrap_onto_the_same_text(impl):
+    """Text cut at max_line_cells goes on at column 0 of the next line; there the window's cells are over
+    max_live_cells with the cursor below the top line, which is committed. The fallback's path for text
+    written over the same text skipped that check (found by fuzz/run.sh, round 7)."""
+    decoder = impl.TranscriptDecoder(max_line_cells=5, max_live_cells=5)
+    assert decoder.decode(b"\nxy\r\x1b[Aabcdex") == "abcde\n"
+    assert decoder.live == "xy"
+    assert decoder.decode(b"", final=True) == "xy"
+
+
 def test_strip_mode_keeps_no_state_for_text(impl):
     decoder = impl.TranscriptDecoder(mode="strip")
     for _ in range(10):

@@ -242,10 +242,9 @@ class LineWindow:
                 line += BLANK * (col - size) + part if col > size else part
             elif line.startswith(part, col):
                 # The same text again (a redrawn frame, REP over its own run): nothing changes but the count,
-                # a memcmp instead of a copy of the line.
+                # a memcmp instead of a copy of the line. (The limits are still checked below: this part may
+                # follow a wrap onto a line further down, from where the lines above can be committed.)
                 self.stats["cells_overwritten"] += len(part)
-                self.col = end
-                continue
             else:  # text over text (a progress frame after CR): two slices and a concatenation
                 self.stats["cells_overwritten"] += written_in(line, col, end)
                 line = line[:col] + part + line[end:]
