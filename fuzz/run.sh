@@ -68,5 +68,19 @@ for seed in harness.seeds():
     -artifact_prefix="$root/fuzz/out/" "$root/build/fuzz-corpus" 2>&1 \
     | grep -E "^(#[0-9]+[[:space:]]+(INITED|DONE|pulse)|stat::|==|.*ERROR|.*runtime error|.*[Tt]imeout|.*out-of-memory)" || true
 findings=$(find "$root/fuzz/out" -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*')
-[ -n "$findings" ] && { echo "findings:"; echo "$findings"; exit 1; }
+if [ -n "$findings" ]; then
+    echo "findings:"; echo "$findings"
+    # The filter above keeps libFuzzer's lines, not the harness's assertion or traceback: replay each finding
+    # (same build, same environment) and show how it ends.
+    for finding in $findings; do
+        echo "== $finding"
+        "$python" -c "
+import sys; sys.path.insert(0, '$root/fuzz')
+import harness
+harness.check(open(sys.argv[1], 'rb').read())
+print('no difference when replayed alone')
+" "$finding" 2>&1 | tail -4 || true
+    done
+    exit 1
+fi
 echo "no findings"
