@@ -76,6 +76,16 @@ cdef extern from *:
        vector unit every x86-64 (SSE2) and aarch64 (NEON; GCC and Clang) CPU has, else 8 at a time in a word (SWAR); the
        first byte that is not printable is then found byte by byte. Plain text is one long run per line, so
        this loop is most of what a plain byte costs before it is copied (the throughput issue). */
+    /* acp_narrow_printable (below) one cell at a time: what other targets use, and the SSE2 one for n < 16. */
+    static inline int acp_narrow_printable_cells(uint8_t *restrict dst, const uint32_t *restrict src,
+                                                 Py_ssize_t n) {
+        uint32_t any = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            any |= (uint32_t)(src[i] - 0x20u >= 0x5Fu);
+            dst[i] = (uint8_t)src[i];
+        }
+        return !any;
+    }
     #if defined(ACP_NO_SIMD)  /* (to test the SWAR path on a machine that has a vector unit) */
     #elif defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
     #include <emmintrin.h>
@@ -87,6 +97,10 @@ cdef extern from *:
        One add and one compare (two compares and an OR before). */
     static inline __m128i acp_not_printable(__m128i v) {
         return _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(1)), _mm_set1_epi8(0x21));
+    }
+    /* Bit j set: byte j of the 16 at p is not printable ASCII. */
+    static inline unsigned acp_block_bad(const uint8_t *p) {
+        return (unsigned)_mm_movemask_epi8(acp_not_printable(_mm_loadu_si128((const __m128i *)p)));
     }
     static inline Py_ssize_t acp_first_bit(unsigned bits) {
     #if defined(_MSC_VER)
@@ -103,7 +117,7 @@ cdef extern from *:
            test of both): a plain line is 5-6 blocks, and the loop's own compare and branch were a third of
            each block's instructions. */
         if (n >= 16) {
-            unsigned bad = (unsigned)_mm_movemask_epi8(acp_not_printable(_mm_loadu_si128((const __m128i *)p)));
+            unsigned bad = acp_block_bad(p);
             if (bad)
                 return acp_first_bit(bad);
             i = 16;
@@ -118,7 +132,7 @@ cdef extern from *:
             i += 32;
         }
         if (i + 16 <= n) {
-            unsigned bad = (unsigned)_mm_movemask_epi8(acp_not_printable(_mm_loadu_si128((const __m128i *)(p + i))));
+            unsigned bad = acp_block_bad(p + i);
             if (bad)
                 return i + acp_first_bit(bad);
             i += 16;
@@ -126,8 +140,7 @@ cdef extern from *:
         if (i < n && n >= 16) {
             /* The last partial block: the 16 bytes that end at n, minus the ones already seen (a plain line
                is rarely a multiple of 16 bytes, and a byte loop over its tail cost a third of the scan). */
-            unsigned bad = (unsigned)_mm_movemask_epi8(acp_not_printable(_mm_loadu_si128((const __m128i *)(p + n - 16))));
-            bad >>= i - (n - 16);
+            unsigned bad = acp_block_bad(p + n - 16) >> (i - (n - 16));
             if (!bad)
                 return n;
             return i + acp_first_bit(bad);
@@ -191,14 +204,8 @@ cdef extern from *:
     static inline int acp_narrow_printable(uint8_t *restrict dst, const uint32_t *restrict src, Py_ssize_t n) {
         Py_ssize_t i = 0;
         __m128i bad = _mm_setzero_si128();
-        if (n < 16) {
-            uint32_t any = 0;
-            for (; i < n; i++) {
-                any |= (uint32_t)(src[i] - 0x20u >= 0x5Fu);
-                dst[i] = (uint8_t)src[i];
-            }
-            return !any;
-        }
+        if (n < 16)
+            return acp_narrow_printable_cells(dst, src, n);
         for (;; i += 16) {
             if (i + 16 > n) {
                 if (i == n)
@@ -281,12 +288,7 @@ cdef extern from *:
     #endif
     #if !defined(ACP_HAVE_SSE2_NARROW_PRINTABLE)
     static inline int acp_narrow_printable(uint8_t *restrict dst, const uint32_t *restrict src, Py_ssize_t n) {
-        uint32_t any = 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            any |= (uint32_t)(src[i] - 0x20u >= 0x5Fu);
-            dst[i] = (uint8_t)src[i];
-        }
-        return !any;
+        return acp_narrow_printable_cells(dst, src, n);
     }
     #endif
     static inline void acp_narrow2(uint16_t *restrict dst, const uint32_t *restrict src, Py_ssize_t n) {
