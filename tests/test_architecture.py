@@ -69,6 +69,9 @@ ONLY_C = {
     # print_ascii_line's write and newline, with their common case (the empty last line of a full window) in
     # one step
     ("LineWindow", "put_line"),
+    # the sinks of the fallback are structural (a Protocol): its parser asks the sink for frame_limit with
+    # getattr, and only the render sink has one; the core's base Sink answers 0 for the others
+    ("Sink", "frame_limit"),
     ("RenderSink", "__dealloc__"), ("LineWindow", "__dealloc__"), ("Parser", "__dealloc__"),
     ("StripSink", "__dealloc__"), ("TranscriptDecoder", "__dealloc__"),
     ("StripSink", "resolve_pending_cr"), ("StripSink", "bound_alt_held"),

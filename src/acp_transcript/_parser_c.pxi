@@ -54,6 +54,11 @@ cdef class Sink:
     cdef int execute(self, uint8_t byte) except -1 nogil:
         return 0
 
+    cdef Py_ssize_t frame_limit(self) noexcept nogil:
+        """The most cells a frame after a CR may have for the parser to skip it when the next frame covers
+        it (Parser.fold_frames); 0: never (the base, strip mode, sized screens)."""
+        return 0
+
     cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
         return 0
 
@@ -91,6 +96,88 @@ cdef inline Py_ssize_t ascii_block(const uint8_t *data, Py_ssize_t i, Py_ssize_t
         acp_widen(cps + k[0], data + i, m)
     k[0] += m
     return i + m
+
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    #if !defined(ACP_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+    #include <emmintrin.h>
+    #endif
+    /* The three-byte UTF-8 characters at p with a lead of E1-EC or EE-EF (three_byte's: every continuation
+       byte 80-BF), at most n bytes: the bytes they take; *chars counts them. One 32-bit load and two tests a
+       character where four bytes remain (a progress bar's blocks; byte by byte it was 5 instructions a
+       byte). The lead's low four bits must be 1-C or E-F: bit k of 0xDFFE says whether k may be. */
+    static inline Py_ssize_t acp_three_byte_run(const uint8_t *p, Py_ssize_t n, Py_ssize_t *chars) {
+        Py_ssize_t i = 0, c = 0;
+        uint32_t w;
+    #if !defined(ACP_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+        /* Four characters (12 bytes) a step where 16 bytes remain: every byte matches its pattern under its mask
+           (the last four bytes: 0 under 0), and no lead's low four bits are 0 or D. */
+        #define ACP_X3(a, b, c) (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c), \
+                                (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c)
+        const __m128i mask = _mm_setr_epi8(ACP_X3(0xF0, 0xC0, 0xC0), 0, 0, 0, 0);
+        const __m128i want = _mm_setr_epi8(ACP_X3(0xE0, 0x80, 0x80), 0, 0, 0, 0);
+        const __m128i low = _mm_setr_epi8(ACP_X3(0x0F, 0, 0), 0, 0, 0, 0);
+        const __m128i zero_at_leads = _mm_setr_epi8(ACP_X3(0, 1, 1), 1, 1, 1, 1);
+        #undef ACP_X3
+        while (i + 16 <= n) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            __m128i bits = _mm_and_si128(v, low);
+            __m128i bad = _mm_or_si128(_mm_cmpeq_epi8(bits, zero_at_leads), _mm_cmpeq_epi8(bits, _mm_set1_epi8(0x0D)));
+            if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, mask), want)) != 0xFFFF || _mm_movemask_epi8(bad))
+                break;
+            i += 12;
+            c += 4;
+        }
+    #endif
+        while (i + 4 <= n) {
+            memcpy(&w, p + i, 4);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            w = __builtin_bswap32(w);
+    #endif
+            if ((w & 0xC0C0F0u) != 0x8080E0u || !((0xDFFEu >> (w & 0xFu)) & 1u))
+                break;
+            i += 3;
+            c++;
+        }
+        if (i + 3 <= n && (p[i] & 0xF0) == 0xE0 && ((0xDFFEu >> (p[i] & 0xF)) & 1u) && (p[i + 1] & 0xC0) == 0x80
+                && (p[i + 2] & 0xC0) == 0x80) {
+            i += 3;
+            c++;
+        }
+        *chars += c;
+        return i;
+    }
+    """
+    Py_ssize_t acp_three_byte_run(const uint8_t *p, Py_ssize_t n, Py_ssize_t *chars) nogil
+
+
+cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells) noexcept nogil:
+    """Where the plain text at ``i`` ends, and in ``cells`` how many code points it holds: printable ASCII and
+    whole, valid two- and three-byte UTF-8 of code points that are neither C1 nor surrogates (E0, ED and
+    four-byte sequences end it too: they are rare in a frame, and stopping early only means no fold). Each is
+    one cell of an unsized window."""
+    cdef Py_ssize_t count = 0, m
+    cdef uint8_t byte
+    while i < n:
+        byte = data[i]
+        if byte < 0x80:
+            m = acp_ascii_run(data + i, n - i)
+            count += m
+        elif byte >= 0xE0:
+            m = acp_three_byte_run(data + i, n - i, &count)
+        elif byte >= 0xC2 and i + 1 < n and data[i + 1] & 0xC0 == 0x80 and (byte != 0xC2 or data[i + 1] >= 0xA0):
+            m = 2
+            count += 1
+        else:
+            m = 0
+        if m == 0:
+            break
+        i += m
+    cells[0] = count
+    return i
 
 
 @cython.final
@@ -174,6 +261,9 @@ cdef class Parser:
                     self.stats[S_CONTROLS] += 1
                 else:
                     self.execute(byte)
+                    if byte == CR and pos + 1 < n and data[pos + 1] != LF:  # (CR LF: no frame to fold)
+                        pos = self.fold_frames(data, pos + 1, n)
+                        continue
                 pos += 1
             elif self.state >= OSC_STRING:
                 pos = self.string(data, pos, n)
@@ -545,6 +635,33 @@ cdef class Parser:
             return self.sink.execute(byte)
         self.stats[S_CONTROLS] += 1
         return 0
+
+    cdef Py_ssize_t fold_frames(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1 nogil:
+        """After a CR at ``pos - 1`` (executed: the cursor is at column 0 and nothing is to be repeated), skip
+        the frames that the next frame covers (the throughput issue: a progress bar's frames then cost a scan,
+        not a decode and a write each). A frame is the plain text (frame_end) between this CR and the next;
+        it is skipped when it is at most ``frame_limit`` cells (it does not wrap) and the frame after it
+        starts with at least as many plain cells: those overwrite every cell it wrote, from column 0, in the
+        same line, so the line, the cursor and the window's limits end as they would have (a line's cells
+        and the window's count only grow from one frame to the next, and its limits commit greedily from
+        the top). What it overwrote the next frame overwrites too and counts; the skipped cells themselves
+        are counted here, as the next frame's write would have. Returns where decoding goes on: the start of
+        the first frame not skipped, right after a CR, so the state is again the one after a CR. Only within
+        ``data``: a frame that the chunk cuts is decoded, so any chunking gives the same result."""
+        cdef Py_ssize_t limit = self.sink.frame_limit(), cells, next_cells, end, start, skipped = 0
+        if limit == 0:
+            return pos
+        end = frame_end(data, pos, n, &cells)
+        while end < n and data[end] == CR and cells <= limit:
+            start = end + 1
+            end = frame_end(data, start, n, &next_cells)
+            if next_cells < cells:
+                break
+            skipped += cells
+            pos = start
+            cells = next_cells
+        self.stats[S_OVERWRITTEN] += skipped
+        return pos
 
     cdef int csi_dispatch(self, uint8_t final) except -1 nogil:
         """A CSI sequence without intermediates, its parameters in ``params``."""

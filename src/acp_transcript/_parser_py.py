@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from ._defs import (
@@ -68,6 +68,9 @@ class Sink(Protocol):
     def repeat(self, char: str, count: int) -> None: ...
     def private_mode(self, mode: int, enable: bool) -> None: ...
     def finish(self) -> None: ...
+    # Optional, so not declared here: ``frame_limit()``, the most cells a frame after a CR may have for the
+    # parser to skip it when the next frame covers it (Parser.fold_frames). A sink without it (strip mode,
+    # sized screens) never has frames skipped.
 
 
 # Ground-state text: printable ASCII, bytes >= 0x80 (UTF-8, valid or not) and LF. DEL is excluded: it is
@@ -100,12 +103,20 @@ _PARAM_SEPARATOR = re.compile(rb"[:;]")
 _OSC_STOP = re.compile(rb"[\x07\n\x18\x1a\x1b]")
 _ST_STOP = re.compile(rb"[\n\x18\x1a\x1b]")
 _C1 = re.compile("[\x80-\x9f]")
+# A frame after CR that Parser.fold_frames may skip: printable ASCII and whole, valid two- and three-byte
+# UTF-8 of code points that are neither C1 nor surrogates (E0 and ED leads end it, as in the core's scan).
+_FRAME = re.compile(rb"(?:[\x20-\x7e]+|\xc2[\xa0-\xbf]|[\xc3-\xdf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2})*")
 # Parameter strings of up to three digits come from this table, so that digits from the input are never
 # turned into a number by int() (SPEC 2.2: no unbounded work on hostile parameters).
 _SMALL_PARAMS = {str(v).encode(): v for v in range(1000)}
 _SMALL_PARAMS.update({f"{v:02d}".encode(): v for v in range(100)})
 _SMALL_PARAMS.update({f"{v:03d}".encode(): v for v in range(1000)})
 _SMALL_PARAMS[b""] = 0
+
+
+def _frame_end(data: bytes | bytearray, pos: int) -> int:
+    found = _FRAME.match(data, pos)
+    return found.end() if found else pos
 
 
 def _param_value(digits: bytes) -> int:
@@ -135,6 +146,7 @@ class Parser:
         self.sink = sink
         self.stats = stats
         self.max_string_bytes = max_string_bytes
+        self.frame_limit: Callable[[], int] | None = getattr(sink, "frame_limit", None)
         self.reset()
 
     def reset(self) -> None:
@@ -201,6 +213,9 @@ class Parser:
                     stats["controls_removed"] += 1
                 else:
                     self.execute(byte)
+                    if byte == CR and self.frame_limit is not None:
+                        pos = self.fold_frames(data, pos + 1, self.frame_limit())
+                        continue
                 pos += 1
             elif state >= OSC_STRING:
                 pos = self.string(data, pos)
@@ -415,6 +430,26 @@ class Parser:
             self.sink.execute(byte)
         else:
             self.stats["controls_removed"] += 1
+
+    def fold_frames(self, data: bytes | bytearray, pos: int, limit: int) -> int:
+        """After a CR at ``pos - 1``, skip the frames of at most ``limit`` cells that the next frame covers;
+        returns where decoding goes on (the start of the first frame not skipped). The rule, and why it
+        changes nothing, is in the core's twin (_parser_c.pxi); here it saves a decode and a slice of the line
+        per frame."""
+        end = _frame_end(data, pos)
+        cells = len(data[pos:end].decode())
+        skipped = 0
+        while end < len(data) and data[end] == CR and cells <= limit:
+            start = end + 1
+            end = _frame_end(data, start)
+            next_cells = len(data[start:end].decode())
+            if next_cells < cells:
+                break
+            skipped += cells
+            pos = start
+            cells = next_cells
+        self.stats["cells_overwritten"] += skipped
+        return pos
 
     def csi_dispatch(self, private: int, raw_params: bytes | None, final: int) -> None:
         """A CSI sequence without intermediates. ``raw_params`` is the parameter bytes (fast path) or

@@ -107,6 +107,11 @@ cdef class RenderSink(Sink):
             self.window.newline()
         return 0
 
+    cdef Py_ssize_t frame_limit(self) noexcept nogil:
+        # A frame that fits the line only sets cells, on a status-line overlay too (that line ends where a
+        # character is due past max_line_cells, which such a frame never reaches).
+        return self.window.max_line_cells
+
     cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
         if final == RIS:
             self.end_overlay()

@@ -59,6 +59,11 @@ class RenderSink:
 
     csi_finals = frozenset(b"KX@PbG`CaDAFBEHfdJsu")
 
+    def frame_limit(self) -> int:
+        # A frame that fits the line only sets cells, on a status-line overlay too (that line ends where a
+        # character is due past max_line_cells, which such a frame never reaches).
+        return self.window.max_line_cells
+
     def print(self, text: str) -> None:
         window = self.window
         if self.overlay_origin is not None:

@@ -1,0 +1,95 @@
+"""Frames after CR (progress bars, spinners): both twins skip a frame that the next one covers without drawing
+it (Parser.fold_frames), but only within a chunk. The twins must agree on the text, the live window and
+every counter, from every state a frame can be drawn in, whatever the frames hold and wherever the chunks
+are cut; and in one-byte chunks, where every frame is drawn, on the text and counters."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+# What a frame can hold: text the fold scans (ASCII, two- and three-byte UTF-8, including each lead's edges)
+# and everything that must end its scan (C1, E0/ED leads, four-byte and invalid UTF-8, controls, sequences).
+PIECES = [
+    b"a", b" ", b"|", "\u00e9".encode(), "\u00a0".encode(), "\u07ff".encode(), "\u2588".encode(), "\u4e2d".encode(),
+    "\u1000".encode(), "\uffef".encode(), "\uec00".encode(), "\u202e".encode(),
+    b"\xc2\x85", "\u0800".encode(), "\ud7ff".encode(), b"\xe0\x9f\xbf", b"\xed\xa0\x80", "\U0001f600".encode(),
+    b"\xff", b"\xe2\x96", b"\xc3", b"\xc1\xbf",
+    b"\x1b[31m", b"\x1b[K", b"\x1b[2D", b"\t", b"\x08", b"\x00", b"\x7f", b"\x1b]0;t\x07",
+]
+BLOCK = "\u2588".encode()
+# Where the frames are drawn: an empty window, over a longer line, on a line above others, on the alternate
+# screen, on a status-line overlay, after a tab, over a long chunked line, on a line with a kept tab.
+PREFIXES = [b"", b"x" * 90 + b"\r", b"a\nb\nc\x1b[2A", b"\x1b[?1049h", b"\x1b7\x1b[24;1H", b"\tx",
+            b"y" * 2000 + b"\x1b[5G\x1b[3@\r", b"ab\tcd\r"]
+
+
+def run(module, chunks, options):
+    decoder = module.TranscriptDecoder(**options)
+    out = []
+    for chunk in chunks:
+        out.append(decoder.decode(chunk))
+        out.append(decoder.live)
+    out.append(decoder.decode(b"", final=True))
+    return out, decoder.stats
+
+
+def agree(both, data, options, sizes=(None, 3, 7, 64)):
+    """The twins agree call by call in chunks of each size; and in one-byte chunks, where no frame can be
+    skipped (a frame is skipped only when the chunk holds it and the next one), on the text and counters."""
+    compiled, fallback = both
+    drawn = run(fallback, [data[i : i + 1] for i in range(len(data))], options)
+    expected = ("".join(drawn[0][0::2]), drawn[1])
+    for size in sizes:
+        size = size or len(data) or 1
+        chunks = [data[i : i + size] for i in range(0, len(data), size)]
+        got = run(compiled, chunks, options)
+        assert got == run(fallback, chunks, options), (data, size, options)
+        assert ("".join(got[0][0::2]), got[1]) == expected, (data, size, options)
+
+
+def bar(width: int, done: int) -> bytes:
+    return b"\rget |" + BLOCK * done + b" " * (width - done) + b"| %3d%%" % (100 * done // max(width, 1))
+
+
+def test_a_progress_bar_folds_to_its_last_frame(both):
+    frames = b"".join(bar(30, done) for done in range(31)) + b"\n"
+    for prefix in PREFIXES:
+        for options in ({}, {"live_lines": 1}, {"max_line_cells": 40}, {"max_line_cells": 41},
+                        {"max_line_cells": 42}, {"max_live_cells": 45}, {"tabs": "keep"}, {"mode": "strip"}):
+            agree(both, prefix + frames + b"done\n", options)
+
+
+def test_frames_that_shrink_or_grow_by_one_cell(both):
+    # a frame is skipped only when the next one is at least as wide: one cell either way of that edge, in
+    # one-, two- and three-byte characters, and frames at and past max_line_cells (they wrap: never skipped)
+    for char in (b"=", "\u00e9".encode(), BLOCK):
+        for width in (0, 1, 5, 15, 16, 17):
+            for step in (-1, 0, 1):
+                frames = b"".join(b"\r" + char * max(width + k * step, 0) for k in range(4)) + b"\n"
+                for limit in (3, 5, 6, 16, 17, 100):
+                    agree(both, frames, {"max_line_cells": limit}, sizes=(None, 5))
+
+
+def test_every_piece_at_every_place_in_a_run_of_blocks(both):
+    # the core tests three-byte characters four at a time (16 bytes): a piece that ends the scan, at every
+    # position of such a run, in the frame that is skipped and in the one that covers it
+    for piece in PIECES:
+        for at in range(0, 14):
+            odd = b"\r" + BLOCK * at + piece + BLOCK * (13 - at)
+            plain = b"\r" + BLOCK * 16
+            for frames in (odd + plain, plain + odd + plain, plain + odd, odd + odd):
+                agree(both, frames + b"\n", {}, sizes=(None, 17))
+
+
+frame = st.lists(st.sampled_from(PIECES), max_size=12).map(b"".join)
+
+
+@given(st.sampled_from(PREFIXES), st.lists(frame, min_size=1, max_size=12), st.sampled_from([b"", b"\n", b"\r\n", b"\r"]),
+       st.fixed_dictionaries({"max_line_cells": st.sampled_from([4, 8, 12, 65536]),
+                              "max_live_cells": st.sampled_from([6, 20, 1 << 20]),
+                              "live_lines": st.sampled_from([1, 3, 200])}),
+       st.integers(1, 40))
+def test_any_frames_in_any_chunks(both, prefix, frames, end, options, size):
+    data = prefix + b"".join(b"\r" + f for f in frames) + end
+    agree(both, data, options, sizes=(None, size))
