@@ -75,13 +75,6 @@ cdef class Sink:
         return 0
 
 
-cdef inline bint three_byte(const uint8_t *data, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """A whole three-byte UTF-8 sequence at ``i`` with a lead of E1-EF but ED: every continuation byte is
-    80-BF (text_run's fast path; E0 and ED limit their second byte, the general path takes them)."""
-    return i + 2 < n and 0xE1 <= data[i] <= 0xEF and data[i] != 0xED and data[i + 1] & 0xC0 == 0x80 \
-        and data[i + 2] & 0xC0 == 0x80
-
-
 cdef inline Py_ssize_t ascii_block(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, uint32_t *cps,
                                    Py_ssize_t *k) noexcept nogil:
     """The printable ASCII after a multi-byte character (the spaces and labels after a progress bar's
@@ -105,16 +98,31 @@ cdef extern from *:
     #if !defined(ACP_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
     #include <emmintrin.h>
     #endif
-    /* The three-byte UTF-8 characters at p with a lead of E1-EC or EE-EF (three_byte's: every continuation
-       byte 80-BF), at most n bytes: the bytes they take; *chars counts them. One 32-bit load and two tests a
-       character where four bytes remain (a progress bar's blocks; byte by byte it was 5 instructions a
-       byte). The lead's low four bits must be 1-C or E-F: bit k of 0xDFFE says whether k may be. */
+    /* Whether the three bytes in w (the lead in its low byte) are a whole, valid three-byte UTF-8
+       sequence: lead 1110xxxx and two 10xxxxxx, where E0 needs a second byte of A0-BF (no overlongs) and
+       ED one of 80-9F (no surrogates); bit (lead's low four bits << 1 | bit 5 of the second byte) of
+       0xF7FFFFFE says which pairs may be (0: E0 with 80-9F, 27: ED with A0-BF). */
+    static inline int acp_utf8_3(uint32_t w) {
+        return (w & 0xC0C0F0u) == 0x8080E0u && ((0xF7FFFFFEu >> (((w & 0xFu) << 1) | ((w >> 13) & 1u))) & 1u);
+    }
+    /* The word at p (4 bytes readable), lead first. */
+    static inline uint32_t acp_word(const uint8_t *p) {
+        uint32_t w;
+        memcpy(&w, p, 4);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap32(w);
+    #endif
+        return w;
+    }
+    /* The valid three-byte UTF-8 characters at p, at most n bytes, counted (Parser.fold_frames: a progress
+       bar's blocks, byte by byte, were 5 instructions a byte): the bytes they take; *chars counts them. With
+       SSE2, four characters (12 bytes) a step where 16 bytes remain, for leads E1-EC and EE-EF (those
+       that put no limit on the second byte; testing E0 and ED there too cost progress bars 0.4 instructions
+       a byte): every byte matches its pattern under its mask (the last four: 0 under 0) and no lead's low
+       four bits are 0 or D. Then a word each. */
     static inline Py_ssize_t acp_three_byte_run(const uint8_t *p, Py_ssize_t n, Py_ssize_t *chars) {
         Py_ssize_t i = 0, c = 0;
-        uint32_t w;
     #if !defined(ACP_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
-        /* Four characters (12 bytes) a step where 16 bytes remain: every byte matches its pattern under its mask
-           (the last four bytes: 0 under 0), and no lead's low four bits are 0 or D. */
         #define ACP_X3(a, b, c) (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c), \
                                 (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c)
         const __m128i mask = _mm_setr_epi8(ACP_X3(0xF0, 0xC0, 0xC0), 0, 0, 0, 0);
@@ -132,18 +140,11 @@ cdef extern from *:
             c += 4;
         }
     #endif
-        while (i + 4 <= n) {
-            memcpy(&w, p + i, 4);
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-            w = __builtin_bswap32(w);
-    #endif
-            if ((w & 0xC0C0F0u) != 0x8080E0u || !((0xDFFEu >> (w & 0xFu)) & 1u))
-                break;
+        while (i + 4 <= n && acp_utf8_3(acp_word(p + i))) {
             i += 3;
             c++;
         }
-        if (i + 3 <= n && (p[i] & 0xF0) == 0xE0 && ((0xDFFEu >> (p[i] & 0xF)) & 1u) && (p[i + 1] & 0xC0) == 0x80
-                && (p[i + 2] & 0xC0) == 0x80) {
+        if (i + 3 == n && acp_utf8_3((uint32_t)p[i] | (uint32_t)p[i + 1] << 8 | (uint32_t)p[i + 2] << 16)) {
             i += 3;
             c++;
         }
@@ -156,9 +157,8 @@ cdef extern from *:
 
 cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells) noexcept nogil:
     """Where the plain text at ``i`` ends, and in ``cells`` how many code points it holds: printable ASCII and
-    whole, valid two- and three-byte UTF-8 of code points that are neither C1 nor surrogates (E0, ED and
-    four-byte sequences end it too: they are rare in a frame, and stopping early only means no fold). Each is
-    one cell of an unsized window."""
+    whole, valid two- and three-byte UTF-8 but C1 (four-byte sequences end it too: they are rare in a frame,
+    and stopping early only means no fold). Each is one cell of an unsized window."""
     cdef Py_ssize_t count = 0, m
     cdef uint8_t byte
     while i < n:
@@ -178,6 +178,22 @@ cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n
         i += m
     cells[0] = count
     return i
+
+
+# The second byte a three-byte lead E0-EF allows (Unicode Table 3-7): from SECOND_LOW, SECOND_SPAN more.
+# E0 takes A0-BF (no overlongs), ED 80-9F (no surrogates), the others 80-BF.
+cdef uint8_t SECOND_LOW[16]
+cdef uint8_t SECOND_SPAN[16]
+for _i in range(16):
+    SECOND_LOW[_i] = 0xA0 if _i == 0 else 0x80
+    SECOND_SPAN[_i] = 0x1F if _i == 0 or _i == 0xD else 0x3F
+
+
+cdef inline bint three_byte(const uint8_t *data, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """A whole, valid three-byte UTF-8 sequence at ``i``, whose lead (E0-EF) the caller has seen: one range
+    test of the second byte, one mask test of the third."""
+    cdef uint8_t low = data[i] & 0x0F
+    return i + 2 < n and <uint8_t>(data[i + 1] - SECOND_LOW[low]) <= SECOND_SPAN[low] and data[i + 2] & 0xC0 == 0x80
 
 
 @cython.final
@@ -323,17 +339,18 @@ cdef class Parser:
                 i += 1
                 ended_on_sgr = False
                 continue
-            if 0xE1 <= b <= 0xEF and three_byte(data, i, n):  # (the lead first: what reaches here is mostly ESC)
-                # Whole three-byte sequences whose lead puts no limit on its second byte (E0 and ED do:
-                # overlongs, surrogates): U+1000-U+FFFF, CJK and most symbols, without the general path's
-                # maximal-subpart walk below; a run of them in this loop.
+            if 0xE0 <= b <= 0xEF and three_byte(data, i, n):  # (the lead first: what reaches here is mostly ESC)
+                # Whole, valid three-byte sequences (U+0800-U+FFFF but surrogates: CJK, Hangul, Indic scripts,
+                # most symbols), without the general path's maximal-subpart walk below; a run of them in
+                # this loop. (Loading each as one word and testing it with masks cost more: 23.2 -> 23.8
+                # instructions a byte on CJK.)
                 ended_on_sgr = False
                 wide = True
                 while True:
                     cps[k] = ((b & 0x0F) << 12) | ((data[i + 1] & 0x3F) << 6) | (data[i + 2] & 0x3F)
                     k += 1
                     i += 3
-                    if not three_byte(data, i, n):
+                    if not (i < n and 0xE0 <= data[i] <= 0xEF and three_byte(data, i, n)):
                         break
                     b = data[i]
                 if i < n and 0x20 <= data[i] < 0x7F:

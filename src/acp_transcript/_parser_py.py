@@ -104,8 +104,9 @@ _OSC_STOP = re.compile(rb"[\x07\n\x18\x1a\x1b]")
 _ST_STOP = re.compile(rb"[\n\x18\x1a\x1b]")
 _C1 = re.compile("[\x80-\x9f]")
 # A frame after CR that Parser.fold_frames may skip: printable ASCII and whole, valid two- and three-byte
-# UTF-8 of code points that are neither C1 nor surrogates (E0 and ED leads end it, as in the core's scan).
-_FRAME = re.compile(rb"(?:[\x20-\x7e]+|\xc2[\xa0-\xbf]|[\xc3-\xdf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2})*")
+# UTF-8 but C1 (as the core's scan: four-byte sequences end it).
+_FRAME = re.compile(rb"(?:[\x20-\x7e]+|\xc2[\xa0-\xbf]|[\xc3-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]"
+                    rb"|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf])*")
 # Parameter strings of up to three digits come from this table, so that digits from the input are never
 # turned into a number by int() (SPEC 2.2: no unbounded work on hostile parameters).
 _SMALL_PARAMS = {str(v).encode(): v for v in range(1000)}
