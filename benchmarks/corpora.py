@@ -42,6 +42,20 @@ def cjk_colored(size: int) -> bytes:
     return _repeat(line, size)
 
 
+def other_scripts(size: int) -> bytes:
+    """Colored log lines in Cyrillic, Devanagari, Thai, Hangul and Greek (two- and three-byte UTF-8, leads E0
+    and ED included): the text that the CJK corpus's E1-EC/EE-EF leads do not stand for."""
+    texts = [
+        "Журнал: сервер запущен, запросы обрабатываются. Ошибок нет.",
+        "लॉग: सर्वर शुरू हो गया है, अनुरोध संसाधित किए जा रहे हैं।",
+        "บันทึก: เซิร์ฟเวอร์เริ่มทำงานแล้ว กำลังประมวลผลคำขอ",
+        "로그: 서버가 시작되었습니다. 한국어 텍스트 확인 했습니다.",
+        "Καταγραφή: ο διακομιστής ξεκίνησε, τα αιτήματα επεξεργάζονται.",
+    ]
+    lines = "".join(f"\x1b[3{i + 1}m{text}\x1b[0m ok\n" for i, text in enumerate(texts))
+    return _repeat(lines.encode(), size)
+
+
 def progress_bars(size: int) -> bytes:
     frames = []
     for pct in range(0, 101):
@@ -55,5 +69,6 @@ CORPORA = {
     "plain ASCII": plain_ascii,
     "SGR-heavy": sgr_heavy,
     "CJK colored": cjk_colored,
+    "other scripts": other_scripts,
     "progress bars": progress_bars,
 }

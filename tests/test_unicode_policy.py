@@ -65,3 +65,27 @@ def test_no_splitlines_character_survives(impl, mode):
     data = "a\x1c\x1d\x1e\x85\u2028\u2029\x0b\x0c\rb".encode()
     out = impl.sanitize(data, mode=mode, unicode="off")
     assert out.split("\n") == out.splitlines()
+
+
+# Every character a policy changes, among the scripts around it: the core copies runs of "ordinary" cells
+# without a look at each (acp_ordinary: every character below U+1F000 but the policy's), so each policy
+# character must still be found inside a run of Cyrillic, Devanagari, CJK, Latin-1 or ASCII text, at the
+# start, in the middle (past a 16-cell block) and at the end, in both modes and every policy, as the
+# fallback (apply_policy per commit) finds it.
+POLICY_CHARS = [0xAD, 0x61C, 0x180E, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F),
+                *range(0x2060, 0x206A), 0xFEFF, 0xE0041, 0x1F3F4]
+NEIGHBOURS = ["\u0416\u0438\u0437\u043d\u044c", "\u0915\u093e\u092e", "\u4e2d\u6587", "\u00e9t\u00e9", "ascii", "\u206a\u2027"]
+
+
+@pytest.mark.parametrize("mode", ["render", "strip"])
+def test_policy_characters_inside_any_script(both, mode):
+    compiled, fallback = both
+    for code in POLICY_CHARS:
+        for word in NEIGHBOURS:
+            text = chr(code) + word * 5 + chr(code) + word * 4 + chr(code) + "\n" + word + chr(code)
+            for policy in ("standard", "strict", "off"):
+                results = []
+                for module in (compiled, fallback):
+                    decoder = module.TranscriptDecoder(mode=mode, unicode=policy)
+                    results.append((decoder.decode(text.encode()) + decoder.decode(b"", final=True), decoder.stats))
+                assert results[0] == results[1], (hex(code), word, policy)

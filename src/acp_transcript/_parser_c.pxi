@@ -114,6 +114,26 @@ cdef extern from *:
     #endif
         return w;
     }
+    /* The two-byte UTF-8 characters at p but C1 (C2 needs a second byte of A0-BF), at most n bytes: the bytes
+       they take; each decoded into cps. Not inlined: see text_run. */
+    #if defined(_MSC_VER)
+    __declspec(noinline)
+    #else
+    __attribute__((noinline))
+    #endif
+    static Py_ssize_t acp_decode_two_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *restrict cps) {
+        Py_ssize_t i = 0;
+        while (i + 1 < n) {
+            /* lead 110xxxxx, then 10xxxxxx; a code point below U+00A0 is an overlong (C0, C1) or a C1 control */
+            uint32_t w = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8;
+            uint32_t cp = ((w & 0x1Fu) << 6) | ((w >> 8) & 0x3Fu);
+            if ((w & 0xC0E0u) != 0x80C0u || cp < 0xA0u)
+                break;
+            *cps++ = cp;
+            i += 2;
+        }
+        return i;
+    }
     /* The valid three-byte UTF-8 characters at p, at most n bytes, counted (Parser.fold_frames: a progress
        bar's blocks, byte by byte, were 5 instructions a byte): the bytes they take; *chars counts them. With
        SSE2, four characters (12 bytes) a step where 16 bytes remain, for leads E1-EC and EE-EF (those
@@ -153,6 +173,7 @@ cdef extern from *:
     }
     """
     Py_ssize_t acp_three_byte_run(const uint8_t *p, Py_ssize_t n, Py_ssize_t *chars) nogil
+    Py_ssize_t acp_decode_two_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *cps) nogil
 
 
 cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells) noexcept nogil:
@@ -379,6 +400,18 @@ cdef class Parser:
                     continue
                 break  # BS, HT, LF, VT, FF, CR, or an ESC that starts no SGR: the caller's
             ended_on_sgr = False
+            if b <= 0xDF:
+                # Whole two-byte sequences but C1 (U+00A0-U+07FF: accented Latin, Greek, Cyrillic, Hebrew,
+                # Arabic), a run of them at once, as three-byte ones above (the general path below cost
+                # Cyrillic text 60 instructions a byte). Out of line, and the ASCII after it left to the loop:
+                # either in this loop, or a fourth call of ascii_block, cost SGR-heavy output, which never
+                # comes here, 1.5 instructions a byte (the compiler then stopped inlining ascii_block).
+                m = acp_decode_two_byte_run(data + i, n - i, cps + k)
+                if m:
+                    wide = True
+                    k += m >> 1
+                    i += m
+                    continue
             if b < 0xC2 or b > 0xF4:  # never valid in UTF-8: a maximal subpart of its own, one U+FFFD
                 invalid += 1
                 cps[k] = 0xFFFD
