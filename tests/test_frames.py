@@ -93,3 +93,20 @@ frame = st.lists(st.sampled_from(PIECES), max_size=12).map(b"".join)
 def test_any_frames_in_any_chunks(both, prefix, frames, end, options, size):
     data = prefix + b"".join(b"\r" + f for f in frames) + end
     agree(both, data, options, sizes=(None, size))
+
+
+def test_a_reused_buffer_is_scanned_afresh(both):
+    # A pipeline that reads into one bytearray hands the decoder the same address every call; what the core
+    # remembered of a frame it scanned in one call (to scan each frame once) must not describe the next call's
+    # bytes there: here it would skip an ESC [ as a two-cell frame.
+    first = b"\rAAAA\rBB\rZZZ"
+    second = b"hello\r\x1b[\rabc"
+    results = []
+    for module in both:
+        decoder = module.TranscriptDecoder()
+        buffer = bytearray(first)
+        out = decoder.decode(buffer)
+        buffer[:] = second
+        out += decoder.decode(buffer) + decoder.decode(b"", final=True)
+        results.append((out, decoder.stats))
+    assert results[0] == results[1]

@@ -236,6 +236,10 @@ cdef class Parser:
     cdef uint32_t *cps  # decoded code points of the current text run
     cdef Py_ssize_t cps_cap
     cdef uint8_t *ascii  # the run again as bytes, when it is all printable ASCII (text_run)
+    # The frame fold_frames scanned after the frame it could not skip (in this feed's data; NULL: none), and
+    # where it ends and its cells: the next CR's fold starts there, so each frame is scanned once.
+    cdef const uint8_t *frame_at
+    cdef Py_ssize_t frame_stop, frame_cells
     cdef Py_ssize_t ascii_cap
 
     def __dealloc__(self):
@@ -266,6 +270,7 @@ cdef class Parser:
     cdef int feed(self, const uint8_t *data, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t pos = 0, end
         cdef uint8_t byte
+        self.frame_at = NULL  # (another call's data may sit at the same address)
         while pos < n:
             if self.state == GROUND:
                 byte = data[pos]
@@ -698,19 +703,37 @@ cdef class Parser:
         are counted here, as the next frame's write would have. Returns where decoding goes on: the start of
         the first frame not skipped, right after a CR, so the state is again the one after a CR. Only within
         ``data``: a frame that the chunk cuts is decoded, so any chunking gives the same result."""
-        cdef Py_ssize_t limit = self.sink.frame_limit(), cells, next_cells, end, start, skipped = 0
+        cdef Py_ssize_t limit = self.sink.frame_limit(), cells, next_cells, end, next_end, start, skipped = 0
         if limit == 0:
             return pos
-        end = frame_end(data, pos, n, &cells)
+        if data + pos == self.frame_at:
+            end = self.frame_stop
+            cells = self.frame_cells
+        else:
+            end = frame_end(data, pos, n, &cells)
         while end < n and data[end] == CR and cells <= limit:
             start = end + 1
-            end = frame_end(data, start, n, &next_cells)
+            next_end = frame_end(data, start, n, &next_cells)
             if next_cells < cells:
+                self.frame_at = data + start  # (frames that shrink: each is scanned once, not twice)
+                self.frame_stop = next_end
+                self.frame_cells = next_cells
                 break
             skipped += cells
             pos = start
+            end = next_end
             cells = next_cells
         self.stats[S_OVERWRITTEN] += skipped
+        if cells and cells == end - pos and end < n and (data[end] == CR or data[end] == LF):
+            # The frame that is drawn is printable ASCII (as many cells as bytes) and a CR or LF ends it: print
+            # it from here rather than scan it again (a line after a CR, a frame that shrinks), as text_run
+            # would have printed it. A scan that found no frame to skip then costs nothing twice.
+            if data[end] == LF:
+                self.sink.print_ascii_line(data + pos, cells)
+                self.last = self.rep_char = 0  # (execute's: nothing to repeat after a control)
+                return end + 1
+            self.sink.print_ascii(data + pos, cells)  # (the CR, executed next, leaves nothing to repeat)
+            return end
         return pos
 
     cdef int csi_dispatch(self, uint8_t final) except -1 nogil:
