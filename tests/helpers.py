@@ -11,6 +11,18 @@ def decode_chunks(decoder_class: type, chunks: Iterable[bytes], **options: objec
     return "".join(decoder.decode(chunk) for chunk in chunks) + decoder.decode(b"", final=True)
 
 
+def calls(module: object, chunks: Iterable[bytes], options: dict) -> tuple[list[str], dict[str, int]]:
+    """Each call's output and the live window after it, then the final call's output, and the counters: what
+    two decoders must agree on call by call."""
+    decoder = module.TranscriptDecoder(**options)  # type: ignore[attr-defined]
+    out = []
+    for chunk in chunks:
+        out.append(decoder.decode(chunk))
+        out.append(decoder.live)
+    out.append(decoder.decode(b"", final=True))
+    return out, decoder.stats
+
+
 def every_split(data: bytes) -> Iterable[list[bytes]]:
     """One-cut splits at every position, then one byte at a time: the libvterm way of testing a parser.
     Long inputs (hostile cases) are cut at the first and last 64 positions and a spread in between."""

@@ -5,6 +5,7 @@ are cut; and in one-byte chunks, where every frame is drawn, on the text and cou
 
 from __future__ import annotations
 
+from helpers import calls as run
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,16 +23,6 @@ BLOCK = "\u2588".encode()
 # screen, on a status-line overlay, after a tab, over a long chunked line, on a line with a kept tab.
 PREFIXES = [b"", b"x" * 90 + b"\r", b"a\nb\nc\x1b[2A", b"\x1b[?1049h", b"\x1b7\x1b[24;1H", b"\tx",
             b"y" * 2000 + b"\x1b[5G\x1b[3@\r", b"ab\tcd\r"]
-
-
-def run(module, chunks, options):
-    decoder = module.TranscriptDecoder(**options)
-    out = []
-    for chunk in chunks:
-        out.append(decoder.decode(chunk))
-        out.append(decoder.live)
-    out.append(decoder.decode(b"", final=True))
-    return out, decoder.stats
 
 
 def agree(both, data, options, sizes=(None, 3, 7, 64)):

@@ -5,6 +5,7 @@ slower on 4 KiB chunks; benchmarks/README.md.)"""
 
 from __future__ import annotations
 
+from helpers import calls as run
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,16 +24,6 @@ limits = st.fixed_dictionaries({
     "max_line_cells": st.sampled_from([1, 5, 39, 40, 65536]),
     "mode": st.sampled_from(["render", "render", "strip"]),
 })
-
-
-def run(module, chunks, options):
-    decoder = module.TranscriptDecoder(**options)
-    out = []
-    for chunk in chunks:
-        out.append(decoder.decode(chunk))
-        out.append(decoder.live)
-    out.append(decoder.decode(b"", final=True))
-    return out, decoder.stats
 
 
 @given(before, st.lists(plain_stretch, min_size=1, max_size=4), limits, st.integers(1, 5000))
