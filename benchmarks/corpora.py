@@ -72,3 +72,27 @@ CORPORA = {
     "other scripts": other_scripts,
     "progress bars": progress_bars,
 }
+
+
+def _frames(frames: list[bytes], size: int) -> bytes:
+    return _repeat(b"".join(frames), size)
+
+
+# Inputs shaped against Parser.fold_frames (not in CORPORA: instructions.py --corpora picks them): frames that
+# each shrink by a cell (never skippable), a CR before every line (a scan that finds a LF), frames that grow
+# (every one skipped), and each script of other_scripts alone.
+SHAPES = {
+    "frames that shrink": lambda size: _frames([b"\r" + b"y" * (60 - k) for k in range(60)], size),
+    "a CR before every line": lambda size: _frames([b"\r" + b"x" * 100 + b"\n"], size),
+    "frames that grow": lambda size: _frames([b"\r" + "\u2588".encode() * k for k in range(60)], size),
+    "random bytes": lambda size: random.Random(1).randbytes(size),
+    **{
+        name: (lambda text: lambda size: _repeat(f"\x1b[36m{text}\x1b[0m\n".encode(), size))(text)
+        for name, text in [
+            ("Cyrillic", "Журнал: сервер запущен, запросы обрабатываются. Ошибок нет, всё в порядке."),
+            ("Devanagari", "लॉग: सर्वर शुरू हो गया है, अनुरोध संसाधित किए जा रहे हैं। कोई त्रुटि नहीं।"),
+            ("Thai", "บันทึก: เซิร์ฟเวอร์เริ่มทำงานแล้ว กำลังประมวลผลคำขอ ไม่มีข้อผิดพลาด"),
+            ("Hangul", "로그: 서버가 시작되었습니다. 요청을 처리하는 중입니다. 한국어 텍스트 확인 했습니다."),
+        ]
+    },
+}

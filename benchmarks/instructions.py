@@ -1,7 +1,7 @@
 """Instructions per input byte in the compiled core, counted by valgrind's callgrind: repeatable where
 wall-clock time is not (the CI machine's timings vary by tens of percent; these counts by about 2%).
 
-    python benchmarks/instructions.py [--size 1000000] [--modes render,strip,sized] [--src DIR]
+    python benchmarks/instructions.py [--size 1000000] [--modes render,strip,sized] [--src DIR] [--corpora A,B]
 
 For each corpus (benchmarks/corpora.py) it runs the decoder over ``--size`` bytes fed in 4 KiB chunks and
 prints the instructions spent inside ``TranscriptDecoder.decode`` (callgrind's ``--toggle-collect``, so the
@@ -29,7 +29,7 @@ sys.path.insert(0, {src!r})
 sys.path.insert(0, {here!r})
 import corpora
 from acp_transcript import _decoder_c
-data = corpora.CORPORA[{corpus!r}]({size})
+data = {{**corpora.CORPORA, **corpora.SHAPES}}[{corpus!r}]({size})
 decoder = _decoder_c.TranscriptDecoder(**{options!r})
 for i in range(0, len(data), 4096):
     decoder.decode(data[i : i + 4096])
@@ -62,10 +62,12 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=1_000_000)
     parser.add_argument("--modes", default="render")
     parser.add_argument("--src", default=os.path.join(os.path.dirname(HERE), "src"))
+    parser.add_argument("--corpora", help="comma-separated names from corpora.CORPORA or corpora.SHAPES "
+                                          "(default: every corpus of CORPORA)")
     args = parser.parse_args()
     print(f"instructions per input byte, {args.size} bytes in 4 KiB chunks, core from {args.src}")
     print("| corpus | mode | instructions/byte |\n|---|---|---|")
-    for corpus in corpora.CORPORA:
+    for corpus in args.corpora.split(",") if args.corpora else corpora.CORPORA:
         for mode in args.modes.split(","):
             count = instructions(args.src, corpus, args.size, mode)
             print(f"| {corpus} | {mode} | {count / args.size:.2f} |", flush=True)
