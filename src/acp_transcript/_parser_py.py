@@ -438,6 +438,8 @@ class Parser:
         changes nothing, is in the core's twin (_parser_c.pxi); here it saves a decode and a slice of the line
         per frame."""
         end = _frame_end(data, pos)
+        if end >= len(data) or data[end] != CR:  # (no CR after it: nothing to skip, nothing to decode here)
+            return pos
         cells = len(data[pos:end].decode())
         skipped = 0
         while end < len(data) and data[end] == CR and cells <= limit:
