@@ -6,6 +6,8 @@ import pytest
 
 from helpers import assert_transcript
 
+from acp_transcript._unicode_policy import _SHOWN
+
 RLO = "\u202e"
 FLAG_SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
 TAGGED = "x\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065y"  # "ignore" hidden in tags
@@ -72,8 +74,9 @@ def test_no_splitlines_character_survives(impl, mode):
 # character must still be found inside a run of Cyrillic, Devanagari, CJK, Latin-1 or ASCII text, at the
 # start, in the middle (past a 16-cell block) and at the end, in both modes and every policy, as the
 # fallback (apply_policy per commit) finds it.
-POLICY_CHARS = [0xAD, 0x61C, 0x180E, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F),
-                *range(0x2060, 0x206A), 0xFEFF, 0xE0041, 0x1F3F4]
+# (From the policy itself, so a character it gains is tested here too; and the neighbours of its ranges.)
+POLICY_CHARS = sorted({code for codes, _ in _SHOWN.values() for code in codes} | {0x200C, 0x200D, 0x2065}
+                      | {0xE0001, 0xE0020, 0xE0041, 0xE007F, 0x1F3F4})
 NEIGHBOURS = ["\u0416\u0438\u0437\u043d\u044c", "\u0915\u093e\u092e", "\u4e2d\u6587", "\u00e9t\u00e9", "ascii", "\u206a\u2027"]
 
 

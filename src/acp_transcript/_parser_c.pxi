@@ -114,8 +114,15 @@ cdef extern from *:
     #endif
         return w;
     }
-    /* The two-byte UTF-8 characters at p but C1 (C2 needs a second byte of A0-BF), at most n bytes: the bytes
-       they take; each decoded into cps. Not inlined: see text_run. */
+    /* The code point of the two-byte UTF-8 sequence at p (two bytes readable): lead 110xxxxx, then 10xxxxxx;
+       0 when it is not one, or decodes below U+00A0 (an overlong C0/C1 lead, or a C1 control). */
+    static inline uint32_t acp_utf8_2(const uint8_t *p) {
+        uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+        uint32_t cp = ((w & 0x1Fu) << 6) | ((w >> 8) & 0x3Fu);
+        return (w & 0xC0E0u) == 0x80C0u && cp >= 0xA0u ? cp : 0;
+    }
+    /* The two-byte UTF-8 characters at p but C1, at most n bytes: the bytes they take; each decoded into
+       cps. Not inlined: see text_run. */
     #if defined(_MSC_VER)
     __declspec(noinline)
     #else
@@ -123,12 +130,8 @@ cdef extern from *:
     #endif
     static Py_ssize_t acp_decode_two_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *restrict cps) {
         Py_ssize_t i = 0;
-        while (i + 1 < n) {
-            /* lead 110xxxxx, then 10xxxxxx; a code point below U+00A0 is an overlong (C0, C1) or a C1 control */
-            uint32_t w = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8;
-            uint32_t cp = ((w & 0x1Fu) << 6) | ((w >> 8) & 0x3Fu);
-            if ((w & 0xC0E0u) != 0x80C0u || cp < 0xA0u)
-                break;
+        uint32_t cp;
+        while (i + 1 < n && (cp = acp_utf8_2(p + i)) != 0) {
             *cps++ = cp;
             i += 2;
         }
@@ -174,6 +177,7 @@ cdef extern from *:
     """
     Py_ssize_t acp_three_byte_run(const uint8_t *p, Py_ssize_t n, Py_ssize_t *chars) nogil
     Py_ssize_t acp_decode_two_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *cps) nogil
+    uint32_t acp_utf8_2(const uint8_t *p) nogil
 
 
 cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells) noexcept nogil:
@@ -189,7 +193,7 @@ cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n
             count += m
         elif byte >= 0xE0:
             m = acp_three_byte_run(data + i, n - i, &count)
-        elif byte >= 0xC2 and i + 1 < n and data[i + 1] & 0xC0 == 0x80 and (byte != 0xC2 or data[i + 1] >= 0xA0):
+        elif i + 1 < n and acp_utf8_2(data + i):
             m = 2
             count += 1
         else:
