@@ -49,11 +49,17 @@ CASES = {
     "edits at the thirds of a fragmented line": (FRAGMENTED, "b'\\x1b[21845Gx\\x1b[700b\\x1b[43690G\\x1b[X' * 4096"),
     "text over the middle of a fragmented line": (FRAGMENTED, "b'\\x1b[32768Gab' * 8192"),
     "LF flood (live_lines=2**40)": ("b''", "b'\\n' * 65536"),
-    # sized rendering (SPEC 2.8): the rows of the screen are an array, so a line insert, delete or region
-    # scroll moves O(rows) row headers (as tmux's grid does); a full-screen line feed is O(1)
+    # sized rendering (SPEC 2.8): a line insert, delete or region scroll rotates a range of the screen's row
+    # order (4 bytes a row), from the nearer end of the screen (_screen_c.pxi, screen_rotate): O(1) at the top
+    # or bottom of the screen, O(rows / 2) at its middle, the worst case
     "sized 80x1000: LF at the bottom": ("b'\\x1b[1000;1Hx'", "b'\\n' * 65536"),
     "sized 80x1000: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 1001)) + b'\\x1b[2;1H'",
                                                "b'\\x1b[L' * 21845"),
+    "sized 80x1000: IL at the middle row of full rows": (
+        "b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 1001)) + b'\\x1b[500;1H'", "b'\\x1b[L' * 21845"),
+    "sized 80x1000: DL at the middle row of full rows": (
+        "b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 1001)) + b'\\x1b[500;1H'", "b'\\x1b[M' * 21845"),
+    "sized 80x1000: SU in the middle half": ("b'\\x1b[250;750r'", "b'\\x1b[S' * 21845"),
     "sized 80x1000: RI at the top": ("b'\\x1b[1;1H'", "b'\\x1bM' * 32768"),
     "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
                                                 "b'\\x1b[L' * 21845"),
@@ -75,6 +81,9 @@ OPTIONS = {
     "sized 80x1000: LF at the bottom": {"columns": 80, "rows": 1000},
     "sized 80x1000: IL at row 2 of full rows": {"columns": 80, "rows": 1000},
     "sized 80x1000: RI at the top": {"columns": 80, "rows": 1000},
+    "sized 80x1000: IL at the middle row of full rows": {"columns": 80, "rows": 1000},
+    "sized 80x1000: DL at the middle row of full rows": {"columns": 80, "rows": 1000},
+    "sized 80x1000: SU in the middle half": {"columns": 80, "rows": 1000},
     "sized 80x65535: IL at row 2 of full rows": {"columns": 80, "rows": 65535},
     "sized 80x65535: LF at the bottom": {"columns": 80, "rows": 65535},
     **{name: {"columns": 1000, "rows": 24} for name in CASES if name.startswith("sized 1000x24")},

@@ -260,3 +260,54 @@ def test_rows_of_every_length_go_to_history_as_their_cells_say(both, stopper):
         outputs.append("".join(out))
     assert outputs[0] == outputs[1]
     assert outputs[0].count("\n") == len(lines)
+
+
+# Line inserts, deletes and scrolls on a tall screen, with counts past the core's on-stack rotation buffer
+# (64 rows): the core rotates its row order from the nearer end of the screen and recentres it in its block
+# (_screen_c.pxi, screen_rotate); the fallback moves list items. Each row is numbered so that any row out of
+# place shows in the transcript.
+tall_ops = st.one_of(
+    st.builds(lambda y, final, n: b"\x1b[%d;1H\x1b[%d%s" % (y, n, final), st.integers(1, 200),
+              st.sampled_from([b"L", b"M", b"S", b"T"]), st.integers(0, 160)),
+    st.builds(lambda top, height: b"\x1b[%d;%dr" % (top, top + height), st.integers(1, 200), st.integers(0, 200)),
+    st.sampled_from([b"\x1b[r", b"\x1bM" * 70, b"\n" * 70, b"\x1b[?1049h", b"\x1b[?1049l"]),
+)
+# Every path of the rotation on 200 rows, whatever the draw (row numbers 1-based, as CUP takes them):
+TALL_CASES = [
+    b"\x1b[70;1H\x1b[65M", b"\x1b[70;1H\x1b[65L",  # 65 rows (past the stack buffer), inside the range
+    b"\x1b[10;1H\x1b[65M", b"\x1b[10;1H\x1b[65L",  # 65 rows from the top end (the window moves)
+    b"\x1b[1;100r\x1b[60;1H\x1b[30M\x1b[60;1H\x1b[30L",  # a region: inside it
+    b"\x1b[150;200r\x1b[160;1H\x1b[5M\x1b[160;1H\x1b[5L",  # a region at the bottom: the rows above move
+    b"\x1b[100;1H\x1b[65M", b"\x1b[5;1H\x1b[190L",  # the moved rows do not overlap where they go
+    b"\x1bM" * 300, b"\x1b[200;1H" + b"\n" * 300,  # the whole screen, past the block's spare entries
+    b"\x1b[10;190r\x1b[100S\x1b[100T",
+    b"\x1b[?1049h\x1b[70;1H\x1b[65M\x1b[?1049l",
+]
+
+
+def tall_screen_outputs(impls, ops, rows, resize):
+    numbered = b"".join(b"\x1b[%d;1Hrow %d" % (y, y) for y in range(1, rows + 1))
+    data = numbered + b"".join(op + b"x" for op in ops) + b"\x1b[?1049l"
+    outputs = []
+    for impl in impls:
+        decoder = impl.TranscriptDecoder(columns=12, rows=rows)
+        middle = len(data) // 2
+        out = decoder.decode(data[:middle])
+        if resize:
+            out += decoder.resize(*resize)
+        out += decoder.decode(data[middle:], final=True)
+        outputs.append((out, decoder.stats))
+    return outputs
+
+
+@pytest.mark.parametrize("op", TALL_CASES)
+def test_line_moves_on_a_tall_screen(both, op):
+    compiled, fallback = tall_screen_outputs(both, [op, op], 200, None)
+    assert compiled == fallback
+
+
+@settings(max_examples=60)
+@given(st.lists(tall_ops, max_size=40), st.integers(65, 200), st.sampled_from([None, (40, 90), (10, 250)]))
+def test_twins_agree_on_line_moves_on_a_tall_screen(both, ops, rows, resize):
+    compiled, fallback = tall_screen_outputs(both, ops, rows, resize)
+    assert compiled == fallback
