@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
+from typing import TypeVar
 
 from . import _defs
 from ._defs import (
@@ -44,6 +45,7 @@ from ._widths import WIDE, ZERO
 BLANK = chr(_defs.BLANK)
 PAD = chr(_defs.PAD)
 ZWJ = "\u200d"
+_Item = TypeVar("_Item")  # a row, its wrapped flag or its used count (Screen's parallel lists)
 
 # The tables hold inclusive ranges; as half-open bounds, a code point is inside one exactly when
 # bisect_right lands on an odd index.
@@ -756,16 +758,25 @@ class ScreenSink:
             return
         screen = self.screen
         # Only the rows the move replaces without moving them elsewhere are lost, and only the rows it
-        # leaves are emptied: |dy - py| rows each way (at most n), so a move costs O(rows) of slicing and
+        # leaves are emptied: |dy - py| rows each way (at most n), so a move costs O(rows) of memmove and
         # O(distance) of Python work, not O(rows) of Python work.
         for yy in _outside(dy, py, n):
             self.lose_row(yy)
             screen.cells -= len(screen.rows[yy])
         if self.hsize + dy != 0:
             self.unwrap(dy - 1)
-        screen.rows[dy : dy + n] = screen.rows[py : py + n]
-        screen.wrapped[dy : dy + n] = screen.wrapped[py : py + n]
-        screen.used[dy : dy + n] = screen.used[py : py + n]
+        d = dy - py
+        if -n < d < n:
+            # the ranges overlap: rotate their union by d (the lost rows come in where the moved ones were);
+            # a list's del and slice insert are memmoves, where copying a slice touches every item
+            low, high = min(dy, py), max(dy, py) + n
+            _rotate(screen.rows, low, high, d)
+            _rotate(screen.wrapped, low, high, d)
+            _rotate(screen.used, low, high, d)
+        else:
+            screen.rows[dy : dy + n] = screen.rows[py : py + n]
+            screen.wrapped[dy : dy + n] = screen.wrapped[py : py + n]
+            screen.used[dy : dy + n] = screen.used[py : py + n]
         for yy in _outside(py, dy, n):
             screen.rows[yy] = []
             screen.wrapped[yy] = False
@@ -1038,6 +1049,19 @@ def _clean_span(row: list[str], start: int, stop: int) -> bool:
     joined = "".join(covered)
     return (len(joined) == len(covered) and PAD not in joined
             and (joined.isascii() or not _MAYBE_WIDE.search(joined)))
+
+
+def _rotate(items: list[_Item], low: int, high: int, d: int) -> None:
+    """Rotate items[low:high] by d (0 < |d| < high - low): the item at i goes to i + d, the |d| pushed past
+    one end come in at the other (_screen_c.pxi, screen_rotate)."""
+    if d > 0:
+        moved = items[high - d : high]
+        del items[high - d : high]
+        items[low:low] = moved
+    else:
+        moved = items[low : low - d]
+        del items[low : low - d]
+        items[high + d : high + d] = moved
 
 
 def _outside(start: int, other: int, n: int) -> range:
