@@ -68,6 +68,9 @@ CASES = {
     # most max_columns=1000 wide; 65,535 is the widest the API allows
     "sized 1000x24: REP full row + CR": ("b'x' * 1000 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),
     "sized 1000x24: EL 1 near the end of a full row": ("b'x' * 1000 + b'\\x1b[990G'", "b'\\x1b[1K' * 16384"),
+    # a row remembers the blanks it starts with (EL 1 again costs nothing): a character at column 0 first
+    "sized 1000x24: x at column 0 then EL 1 near the end of a full row": (
+        "b'x' * 1000 + b'\\r'", "b'x\\x1b[990G\\x1b[1K\\r' * 5041"),
     "sized 1000x24: ECH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[65535X' * 8192"),
     "sized 1000x24: ICH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[1@' * 16384"),
     "sized 1000x24: DCH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[1P' * 16384"),

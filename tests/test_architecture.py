@@ -83,6 +83,8 @@ ONLY_C = {
     ("TranscriptDecoder", "feed"), ("TranscriptDecoder", "finish"),
     ("ScreenSink", "print_ascii"), ("ScreenSink", "print_cps"), ("ScreenSink", "__dealloc__"),
     ("ScreenSink", "prepare_cells"), ("ScreenSink", "base_char"),
+    # REP's fill of a row, counted as it is written (the fallback's put_text takes REP's characters as text)
+    ("ScreenSink", "put_fill"),
     ("ScreenSink", "new_mark"), ("ScreenSink", "compact_marks"),  # combining marks in a pool (str cells in Python)
     ("ScreenSink", "row_text"), ("ScreenSink", "text"),  # Screen's methods where the marks are (see C_STRUCTS)
 }

@@ -7,7 +7,7 @@ trailing blanks); ``test_screen_tmux.py`` compares random streams with a live tm
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from strategies import sized_streams
@@ -311,3 +311,29 @@ def test_line_moves_on_a_tall_screen(both, op):
 def test_twins_agree_on_line_moves_on_a_tall_screen(both, ops, rows, resize):
     compiled, fallback = tall_screen_outputs(both, ops, rows, resize)
     assert compiled == fallback
+
+
+# Edits of one row, dense in erases: the core remembers how many blanks a row starts with (Row.lead) and
+# lets EL 1 and ECH skip them; every write, insert or delete before that point must forget it.
+row_edits = st.one_of(
+    st.builds(lambda x: b"\x1b[%dG" % x, st.integers(1, 24)),
+    st.builds(lambda how: b"\x1b[%sK" % how, st.sampled_from([b"", b"0", b"1", b"2"])),
+    st.builds(lambda final, n: b"\x1b[%d%s" % (n, final), st.sampled_from([b"X", b"@", b"P", b"b"]),
+              st.integers(0, 30)),
+    st.sampled_from([b"x", b"ab", b"abcdefghij", "\u4e2d".encode(), b"e\xcc\x81", b" ", b"\r", b"\x1b[1K\r",
+                     b"\x1b[2Dz"]),
+)
+
+
+@settings(max_examples=300)
+# a DCH pulls text into the blanks EL 1 left; the next EL 1 must erase it
+@example([b"abcdefghij", b"\x1b[5G", b"\x1b[1K", b"\x1b[1G", b"\x1b[3P", b"\x1b[4G", b"\x1b[1K"], 12, 1)
+@given(st.lists(row_edits, max_size=40), st.integers(2, 24), st.integers(1, 3))
+def test_twins_agree_on_erases_within_a_row(both, edits, columns, rows):
+    data = b"".join(edits)
+    outputs = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
+        out = decoder.decode(data)
+        outputs.append((out, decoder.live, decoder.decode(b"", final=True), decoder.stats))
+    assert outputs[0] == outputs[1]
