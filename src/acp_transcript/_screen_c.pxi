@@ -178,6 +178,20 @@ cdef bint screen_shift(Screen *screen, Py_ssize_t d) noexcept nogil:
     return True
 
 
+cdef inline void move_slots(uint32_t *dst, const uint32_t *src, Py_ssize_t n) noexcept nogil:
+    """memmove of n row slots: a loop for the few a rotation at an end of the screen moves (IL on row 2, a
+    line feed), where a call to memmove cost more than the move."""
+    cdef Py_ssize_t i
+    if n > 8:
+        memmove(dst, src, n * sizeof(uint32_t))
+    elif dst < src:
+        for i in range(n):
+            dst[i] = src[i]
+    else:
+        for i in range(n - 1, -1, -1):
+            dst[i] = src[i]
+
+
 cdef int screen_rotate(Screen *screen, Py_ssize_t a, Py_ssize_t b, Py_ssize_t d) except -1 nogil:
     """Rotate rows [a, b) by d (0 < |d| < b - a): the row at y goes to y + d, and the |d| rows pushed past
     one end of the range come in at its other end. Costs min(b - a, a + height - b) + |d| entries: inside
@@ -204,25 +218,25 @@ cdef int screen_rotate(Screen *screen, Py_ssize_t a, Py_ssize_t b, Py_ssize_t d)
     if a + height - b < b - a - m and screen_shift(screen, d):
         order = screen.order  # row y of before is at y + d now
         if d > 0:
-            memcpy(temp, order + b, m * sizeof(uint32_t))  # rows [b - m, b): they come in at a
-            memmove(order, order + m, a * sizeof(uint32_t))
-            memmove(order + b, order + b + m, (height - b) * sizeof(uint32_t))
-            memcpy(order + a, temp, m * sizeof(uint32_t))
+            move_slots(temp, order + b, m)  # rows [b - m, b): they come in at a
+            move_slots(order, order + m, a)
+            move_slots(order + b, order + b + m, (height - b))
+            move_slots(order + a, temp, m)
         else:
-            memcpy(temp, order + a - m, m * sizeof(uint32_t))  # rows [a, a + m): they come in at b - m
-            memmove(order, order - m, a * sizeof(uint32_t))
-            memmove(order + b, order + b - m, (height - b) * sizeof(uint32_t))
-            memcpy(order + b - m, temp, m * sizeof(uint32_t))
+            move_slots(temp, order + a - m, m)  # rows [a, a + m): they come in at b - m
+            move_slots(order, order - m, a)
+            move_slots(order + b, order + b - m, (height - b))
+            move_slots(order + b - m, temp, m)
     else:
         order = screen.order
         if d > 0:
-            memcpy(temp, order + b - m, m * sizeof(uint32_t))
-            memmove(order + a + m, order + a, (b - a - m) * sizeof(uint32_t))
-            memcpy(order + a, temp, m * sizeof(uint32_t))
+            move_slots(temp, order + b - m, m)
+            move_slots(order + a + m, order + a, (b - a - m))
+            move_slots(order + a, temp, m)
         else:
-            memcpy(temp, order + a, m * sizeof(uint32_t))
-            memmove(order + a, order + a + m, (b - a - m) * sizeof(uint32_t))
-            memcpy(order + b - m, temp, m * sizeof(uint32_t))
+            move_slots(temp, order + a, m)
+            move_slots(order + a, order + a + m, (b - a - m))
+            move_slots(order + b - m, temp, m)
     if temp != stack:
         free(temp)
     return 0
