@@ -74,8 +74,9 @@ STATE_UPDATE = "state_update"
 #: command stays far below it; pass ``max_terminals=None`` to lift it.
 DEFAULT_MAX_TERMINALS = 10_000
 #: The tallest screen a terminal renders at (TerminalStore(max_rows=...)): an agent-given size may say 65,535
-#: rows, but line inserts, deletes and region scrolls cost O(rows) each (as in tmux, whose own limit is
-#: 10,000), so the store renders taller terminals as this many rows; real terminals are far shorter.
+#: rows, but a line insert, delete or region scroll in the middle of the screen moves up to half its rows (at
+#: its top or bottom, none; tmux moves them all and limits a screen to 10,000 rows), so the store renders
+#: taller terminals as this many rows; real terminals are far shorter.
 DEFAULT_MAX_ROWS = 1000
 #: The widest screen a terminal renders at (TerminalStore(max_columns=...)): an edit of a row (ICH, DCH, REP,
 #: EL) costs O(columns), so an agent's 65,535-column size would make each 3-10 byte sequence move 256 KiB
