@@ -37,8 +37,10 @@ def split_input(data: bytes) -> tuple[dict[str, object], list[bytes]]:
     if flags & 0x80:  # small limits, so that every bound is reached
         options.update(live_lines=1 + limits % 4, max_line_cells=1 + limits % 29, max_live_cells=1 + limits % 61,
                        max_jump=limits % 13, max_string_bytes=limits % 9)
-    if flags & 0x40:  # sized rendering (SPEC 2.8): small screens, so that wrapping and scrolling happen
-        options.update(columns=1 + (limits * 7) % 40, rows=1 + limits % 9)
+    if flags & 0x40:  # sized rendering (SPEC 2.8): small screens, so that wrapping and scrolling happen;
+        # a quarter of them 64-200 rows tall, so that line moves rotate more rows than the core keeps on the
+        # stack and from either end of the screen (_screen_c.pxi, screen_rotate)
+        options.update(columns=1 + (limits * 7) % 40, rows=1 + limits % 9 if limits < 0xC0 else 64 + limits % 137)
     size = 1 + cuts % 97 if cuts else len(payload) or 1
     return options, [payload[i : i + size] for i in range(0, len(payload), size)]
 
