@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TypeVar
 
 from . import _defs
@@ -97,6 +98,12 @@ def row_text(row: list[str]) -> str:
     if BLANK in text:
         text = text.replace(BLANK, " ")
     return text
+
+
+@lru_cache(maxsize=8)
+def _blank_cells(count: int) -> list[str]:
+    """count blank cells, shared: only ever read (compared, or copied into a row by slice assignment)."""
+    return [BLANK] * count
 
 
 def _written(row: list[str]) -> int:
@@ -867,9 +874,13 @@ class ScreenSink:
         stop = min(stop, len(row))
         if start >= stop:
             return
-        self.stats["cells_overwritten"] += _written(row[start:stop])
+        cells = row[start:stop]
+        blanks = _blank_cells(stop - start)
+        if cells == blanks:  # EL 1 or ECH again over what it erased: one comparison, nothing changes
+            return
+        self.stats["cells_overwritten"] += _written(cells)
         size = len(row)
-        row[start:stop] = BLANK * (stop - start)
+        row[start:stop] = blanks
         trim_row(row)
         screen.cells += len(row) - size
 
