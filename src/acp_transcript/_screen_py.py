@@ -107,7 +107,14 @@ def _blank_cells(count: int) -> list[str]:
 
 
 def _written(row: list[str]) -> int:
-    return len(row) - row.count(BLANK) - row.count(PAD)
+    """Cells holding a character. list.count compares every cell with ``==`` (11 ns a cell, most of REP's
+    time on a 1000-column row); joined, the two counts are memchr-speed scans. A cell with marks is several
+    characters, none of them BLANK or PAD, so the counts are the same. A few cells (most writes): the
+    join would cost more than it saves."""
+    if len(row) < 32:
+        return len(row) - row.count(BLANK) - row.count(PAD)
+    joined = "".join(row)
+    return len(row) - joined.count(BLANK) - joined.count(PAD)
 
 
 def screen_size(options: Options) -> tuple[int, int]:
