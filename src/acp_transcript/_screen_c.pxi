@@ -800,6 +800,7 @@ cdef class ScreenSink(Sink):
     cdef int set_alt(self, bint enter, bint cursor) except -1 nogil:
         """See _screen_py.ScreenSink.set_alt."""
         cdef Py_ssize_t y
+        cdef Row *row
         if not self.drop_alt:
             return 0
         if enter:
@@ -820,7 +821,8 @@ cdef class ScreenSink(Sink):
             self.cy = self.alt_saved_cy
         if self.has_main:
             for y in range(self.screen.height):
-                self.stats[S_ALT] += written_cells(row_at(&self.screen, y).cells, 0, row_at(&self.screen, y).len)
+                row = row_at(&self.screen, y)
+                self.stats[S_ALT] += written_cells(row.cells, 0, row.len)
             screen_free(&self.screen)
             self.screen = self.main
             screen_forget(&self.main)
@@ -1049,6 +1051,7 @@ cdef class ScreenSink(Sink):
         cdef Screen *screen
         cdef Py_ssize_t y, x, kept = 0
         cdef uint32_t cell
+        cdef Row *row
         cdef Mark *fresh = <Mark *>malloc(self.marks_cap * sizeof(Mark))
         if fresh == NULL:
             with gil:
@@ -1058,11 +1061,12 @@ cdef class ScreenSink(Sink):
                 break
             screen = &self.screen if which == 0 else &self.main
             for y in range(screen.height):
-                for x in range(row_at(screen, y).len):
-                    cell = row_at(screen, y).cells[x]
+                row = row_at(screen, y)
+                for x in range(row.len):
+                    cell = row.cells[x]
                     if cell & MARKED:
                         fresh[kept] = self.marks[cell & ~MARKED]
-                        row_at(screen, y).cells[x] = MARKED | <uint32_t>kept
+                        row.cells[x] = MARKED | <uint32_t>kept
                         kept += 1
         free(self.marks)
         self.marks = fresh
@@ -1127,10 +1131,12 @@ cdef class ScreenSink(Sink):
 
     cdef int clear_lines(self, Py_ssize_t y, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t yy
+        cdef Row *row
         if n == 0 or self.hsize + y + n - 1 < 0:
             return 0
         for yy in range(y, y + n):
-            self.stats[S_OVERWRITTEN] += written_cells(row_at(&self.screen, yy).cells, 0, row_at(&self.screen, yy).len)
+            row = row_at(&self.screen, yy)
+            self.stats[S_OVERWRITTEN] += written_cells(row.cells, 0, row.len)
             self.empty_row(yy)
         if self.hsize + y != 0:
             self.unwrap(y - 1)
