@@ -319,7 +319,8 @@ cdef inline void outside(Py_ssize_t begin, Py_ssize_t other, Py_ssize_t n, Py_ss
 
 
 cdef inline void row_release(Row *row) noexcept nogil:
-    free(row.cells)
+    if row.cells != NULL:  # (most rows a line move releases are empty: no call)
+        free(row.cells)
     memset(row, 0, sizeof(Row))
 
 
@@ -1102,7 +1103,7 @@ cdef class ScreenSink(Sink):
             buf_put(self.out, LF)
         return 0
 
-    cdef int unwrap(self, Py_ssize_t y) except -1 nogil:
+    cdef inline int unwrap(self, Py_ssize_t y) except -1 nogil:
         if y >= 0:
             row_at(&self.screen, y).wrapped = False
         elif self.history_open:
