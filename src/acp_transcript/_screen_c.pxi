@@ -202,7 +202,8 @@ cdef int screen_rotate(Screen *screen, Py_ssize_t a, Py_ssize_t b, Py_ssize_t d)
     cdef uint32_t *order
     if a == 0 and b == height and screen_shift(screen, d):
         # the whole screen (a line feed at its bottom, RI at its top): the rows pushed out of the window
-        # come in at its other end, and nothing else moves
+        # come in at its other end, and nothing else moves (the general path below does this too, through
+        # its buffer: a line feed at the bottom then cost 244 instructions a byte instead of 186)
         order = screen.order
         for i in range(m):
             if d > 0:
@@ -220,22 +221,22 @@ cdef int screen_rotate(Screen *screen, Py_ssize_t a, Py_ssize_t b, Py_ssize_t d)
         if d > 0:
             move_slots(temp, order + b, m)  # rows [b - m, b): they come in at a
             move_slots(order, order + m, a)
-            move_slots(order + b, order + b + m, (height - b))
+            move_slots(order + b, order + b + m, height - b)
             move_slots(order + a, temp, m)
         else:
             move_slots(temp, order + a - m, m)  # rows [a, a + m): they come in at b - m
             move_slots(order, order - m, a)
-            move_slots(order + b, order + b - m, (height - b))
+            move_slots(order + b, order + b - m, height - b)
             move_slots(order + b - m, temp, m)
     else:
         order = screen.order
         if d > 0:
             move_slots(temp, order + b - m, m)
-            move_slots(order + a + m, order + a, (b - a - m))
+            move_slots(order + a + m, order + a, b - a - m)
             move_slots(order + a, temp, m)
         else:
             move_slots(temp, order + a, m)
-            move_slots(order + a, order + a + m, (b - a - m))
+            move_slots(order + a, order + a + m, b - a - m)
             move_slots(order + b - m, temp, m)
     if temp != stack:
         free(temp)
