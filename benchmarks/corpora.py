@@ -78,10 +78,24 @@ def _frames(frames: list[bytes], size: int) -> bytes:
     return _repeat(b"".join(frames), size)
 
 
+GO_SOURCE = b"""func main() {
+\tfor _, f := range files {
+\t\tif err := process(f); err != nil {
+\t\t\tlog.Printf("%s: %v", f, err)
+\t\t\tcontinue
+\t\t}
+\t\tcount++
+\t}
+}
+"""
+
 # Inputs shaped against Parser.fold_frames (not in CORPORA: instructions.py --corpora picks them): frames that
 # each shrink by a cell (never skippable), a CR before every line (a scan that finds a LF), frames that grow
-# (every one skipped), and each script of other_scripts alone.
+# (every one skipped), and each script of other_scripts alone. Then tabbed text (round 10): tab-indented code
+# (a diff or a cat of Go, C or a Makefile) and tab-separated columns.
 SHAPES = {
+    "tab-indented code": lambda size: _repeat(GO_SOURCE, size),
+    "tab-separated columns": lambda size: _repeat(b"2026-12-01\t18:20:03\tINFO\tworker-3\tserved in 12 ms\n", size),
     "frames that shrink": lambda size: _frames([b"\r" + b"y" * (60 - k) for k in range(60)], size),
     "a CR before every line": lambda size: _frames([b"\r" + b"x" * 100 + b"\n"], size),
     "frames that grow": lambda size: _frames([b"\r" + "\u2588".encode() * k for k in range(60)], size),

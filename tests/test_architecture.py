@@ -52,6 +52,9 @@ ONLY_C = {
     ("Sink", "print_ascii_line"), ("RenderSink", "print_ascii_line"), ("StripSink", "print_ascii_line"),
     ("RecordingSink", "print_ascii"), ("RecordingSink", "print_cps"),
     ("LineWindow", "write_ascii"), ("LineWindow", "prepare_write"),
+    # a tabbed run: the core's Sink does it piece by piece for every sink that does not take it at once; the
+    # fallback's parser asks a sink whether it has print_tabbed (optional, as frame_limit)
+    ("Sink", "print_tabbed"),
     # long lines as chunks once edited (_chunks_c.pxi), so that REP/ECH/EL/ICH/DCH cost what they change; the
     # fallback's lines are str, where a slice is already the whole cost of such an edit
     ("LineWindow", "chunked"), ("LineWindow", "write_chunked"),

@@ -24,9 +24,11 @@ ctypedef struct Line:
     # wider character): its text is its cells as they are, copied out without looking at each one. Plain
     # text is all such lines (benchmarks/README.md: line_text was 9 of the 20 instructions per byte).
     bint plain
-    # The cells are bytes (``cells`` holds len bytes, one a cell): a plain line that only ASCII has been
-    # written to since it was made. Plain text then goes from input to output as bytes (the throughput
-    # issue's one-byte lines); the first other edit widens the line in place (line_widen), once.
+    # The cells are bytes (``cells`` holds len bytes, one a cell): a line that only ASCII and tabs appended
+    # at its end have been written to since it was made. Plain text then goes from input to output as bytes
+    # (the throughput issue's one-byte lines); the first other edit widens the line in place (line_widen),
+    # once. A narrow line holds printable ASCII and, when it is not ``plain``, TAB and FILL cells (kinds 1
+    # and 2 fit a byte): tab-indented code and tab-separated columns stay on the bytes path (round 10).
     bint narrow
 
 ctypedef struct Buf:
@@ -456,6 +458,85 @@ cdef inline int buf_put_ascii(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8
     return 0
 
 
+# A tab span as a narrow line holds it: TAB, then FILL to the tab stop (write_tabbed stores all 8 at once).
+cdef const uint8_t *TAB_SPAN = b"\x01\x02\x02\x02\x02\x02\x02\x02"
+
+
+cdef Py_ssize_t tabbed_text(const uint8_t *cells, Py_ssize_t n, uint8_t *dst) noexcept nogil:
+    """line_text of a narrow line that holds tab spans, as bytes into ``dst`` (room for n); returns how many.
+    The same rule as line_text's loop: a TAB followed by FILLs up to the next tab stop is one \\t, any other
+    TAB or FILL a blank (a space, unless only blanks follow)."""
+    cdef Py_ssize_t i = 0, o = 0, j, k, need, pending = 0
+    cdef bint tab
+    cdef uint8_t b
+    while i < n:
+        b = cells[i]
+        if b >= 0x20:  # printable ASCII (a narrow line has no other bytes but TAB and FILL)
+            if pending:
+                memset(dst + o, 0x20, pending)
+                o += pending
+                pending = 0
+            k = acp_ascii_run(cells + i, n - i)  # (the text after an indent is long; a field is short)
+            if k > 16:
+                memcpy(dst + o, cells + i, k)
+            else:
+                for j in range(k):
+                    dst[o + j] = cells[i + j]
+            o += k
+            i += k
+            continue
+        if b == TAB:
+            need = 7 - i % 8
+            tab = i + need < n
+            if tab:
+                for k in range(i + 1, i + need + 1):
+                    if cells[k] != FILL:
+                        tab = False
+                        break
+            if tab:
+                while pending:
+                    dst[o] = 0x20
+                    o += 1
+                    pending -= 1
+                dst[o] = 0x09
+                o += 1
+                i += need + 1
+                continue
+        pending += 1
+        i += 1
+    return o
+
+
+cdef int buf_put_tabbed(Buf *buf, const uint8_t *cells, Py_ssize_t n, uint8_t end, bint head) except -1 nogil:
+    """A narrow line with tab spans as text (tabbed_text), then ``end`` unless it is 0: in the head when
+    ``head`` allows it and data is empty (as buf_put_ascii), else in data, widened in place from the end."""
+    cdef Py_ssize_t m, i
+    cdef uint8_t *text
+    if head and not buf.len:
+        if buf.hlen + n + 1 > buf.hcap:
+            grow(<void **>&buf.head, &buf.hcap, buf.hlen + n + 1, 1, 1024)
+        m = tabbed_text(cells, n, buf.head + buf.hlen)
+        if end:
+            buf.head[buf.hlen + m] = end
+        buf.hlen += m + (end != 0)
+    else:
+        buf_reserve(buf, n + 1)
+        text = <uint8_t *>(buf.data + buf.len)  # the bytes, then each widened from the last (as line_widen)
+        m = tabbed_text(cells, n, text)
+        i = m
+        while i > 0:
+            i -= 1
+            buf.data[buf.len + i] = text[i]
+        if end:
+            buf.data[buf.len + m] = end
+        buf.len += m + (end != 0)
+    if m and buf.maxchar < 0x7E:
+        buf.maxchar = 0x7E
+    elif end > buf.maxchar:
+        buf.maxchar = end
+    return 0
+
+
 cdef inline int buf_put_lf(Buf *buf, bint head) except -1 nogil:
     """A LF: in the head when ``head`` allows it and data is empty, else in data."""
     if head and not buf.len:
@@ -626,7 +707,9 @@ cdef int line_text(Line *line, Buf *out) except -1 nogil:
             free(flat.cells)
         return 0
     if line.narrow:  # (into data, not the head: callers compare out.len before and after)
-        return buf_put_ascii_data(out, <const uint8_t *>line.cells, n, 0)
+        if line.plain:
+            return buf_put_ascii_data(out, <const uint8_t *>line.cells, n, 0)
+        return buf_put_tabbed(out, <const uint8_t *>line.cells, n, 0, False)
     cdef uint32_t cp
     cdef const uint32_t *cells = line.cells
     cdef bint tab

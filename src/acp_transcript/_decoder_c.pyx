@@ -28,7 +28,7 @@ from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsul
 from cpython.unicode cimport PyUnicode_1BYTE_DATA, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_New
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memmove, memset
+from libc.string cimport memchr, memcpy, memmove, memset
 
 from ._base64 import as_base64_bytes, base64_error
 from ._defs import DEFAULTS, STAT_KEYS, UNICODE
@@ -221,6 +221,7 @@ cdef class TranscriptDecoder:
             self.render_sink = RenderSink()
             self.render_sink.window = window
             self.render_sink.drop_alt = options.alt_screen == "drop"
+            self.render_sink.tabbed_runs = True
             self.render_sink.stats = &self.stats[0]
             self.render_sink.reset()
             return self.render_sink

@@ -70,7 +70,8 @@ class Sink(Protocol):
     def finish(self) -> None: ...
     # Optional, so not declared here: ``frame_limit()``, the most cells a frame after a CR may have for the
     # parser to skip it when the next frame covers it (Parser.fold_frames). A sink without it (strip mode,
-    # sized screens) never has frames skipped.
+    # sized screens) never has frames skipped. And ``print_tabbed(text)``: printable ASCII and tabs from a tab
+    # on, at once; a sink without it gets each tab as ``execute(HT)``.
 
 
 # Ground-state text: printable ASCII, bytes >= 0x80 (UTF-8, valid or not) and LF. DEL is excluded: it is
@@ -95,6 +96,9 @@ _IGNORED_CONTROLS = re.compile("[\x00-\x07\x0e-\x1a\x1c-\x1f\x7f]")
 _IGNORED_BYTES = frozenset([*range(0x00, 0x08), *range(0x0E, 0x1B), *range(0x1C, 0x20), DEL])
 _FORMAT_EFFECTORS = frozenset([BS, HT, LF, VT, FF, CR])
 _SGR = re.compile(rb"\x1b\[[0-9:;]*m")
+# Printable ASCII and tabs, from a tab on (tab-indented code, tab-separated columns): one print_tabbed call on
+# a sink that has it (the render sink), where each tab and each piece after it was a turn of the loop.
+_TABBED_RUN = re.compile(rb"[\t\x20-\x7e]+")
 # A well-formed CSI with no C0 or high byte inside (the common case) is dispatched in one step. Anything
 # else falls back to the byte-by-byte state machine from its ESC, which gives the same result.
 _CSI = re.compile(rb"\x1b\[([\x3c-\x3f]?)([\x30-\x3b]*)([\x20-\x2f]{0,2})([\x40-\x7e])")
@@ -212,6 +216,9 @@ class Parser:
                     self.intermediates = 0
                 elif byte == DEL:
                     stats["controls_removed"] += 1
+                elif byte == HT and hasattr(self.sink, "print_tabbed"):
+                    pos = self.tabbed_run(data, pos)
+                    continue
                 else:
                     self.execute(byte)
                     if byte == CR and self.frame_limit is not None:
@@ -223,6 +230,19 @@ class Parser:
             else:
                 self.step(data[pos])
                 pos += 1
+
+    def tabbed_run(self, data: bytes | bytearray, pos: int) -> int:
+        """A tab and the printable ASCII and tabs after it (tab-indented code, tab-separated columns) in one
+        print_tabbed call, where each tab and each piece after it was a turn of feed's loop (round 10).
+        Returns where the run ends."""
+        end = _TABBED_RUN.match(data, pos).end()  # type: ignore[union-attr]
+        text = data[pos:end].decode("ascii")
+        self.sink.print_tabbed(text)  # type: ignore[attr-defined]
+        if text[-1] == "\t":  # (execute's: nothing to repeat after a control)
+            self.last = self.rep_char = ""
+        else:
+            self.last = text[-1]
+        return end
 
     def enter_escape(self) -> None:
         self.state = ESCAPE

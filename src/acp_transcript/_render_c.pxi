@@ -89,6 +89,11 @@ cdef class RenderSink(Sink):
                 self.window.newline()
         return self.window.write(cps, n)
 
+    cdef int print_tabbed(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
+        if self.in_overlay:  # (where the overlay line ends is print_ascii's to find: piece by piece)
+            return Sink.print_tabbed(self, text, n)
+        return self.window.write_tabbed(text, n)
+
     cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         if self.in_overlay:  # (the overlay line ends at the LF: the two calls, as the base does)
             return Sink.print_ascii_line(self, text, n)

@@ -41,10 +41,31 @@ def _expand_cell_kinds(match: re.Match[str]) -> str:
     return BLANK * len(run)
 
 
+_FILLS = [FILL * k for k in range(8)]
+
+
+def _intact_tabs(line: str) -> str | None:
+    """``_CELL_KINDS.sub(_expand_cell_kinds, line)`` when every tab span is whole (a tab written at the end
+    of a line, as in tab-indented code): a ``startswith`` per span instead of a Python callback per match;
+    ``None`` when a span is cut or a FILL stands alone, where the regex decides."""
+    pieces = line.split(TAB)
+    col = len(pieces[0])
+    if FILL in pieces[0]:
+        return None
+    for index in range(1, len(pieces)):
+        piece = pieces[index]
+        need = 7 - col % 8
+        if not piece.startswith(_FILLS[need]) or piece.find(FILL, need) >= 0:
+            return None
+        pieces[index] = piece[need:]
+        col += 1 + len(piece)
+    return "\t".join(pieces)
+
+
 def line_text(line: str) -> str:
     """The text of a window line: tab spans to ``\\t``, trailing blanks dropped, other blanks to spaces."""
     if TAB in line or FILL in line:
-        line = _CELL_KINDS.sub(_expand_cell_kinds, line)
+        line = _intact_tabs(line) or _CELL_KINDS.sub(_expand_cell_kinds, line)
     if BLANK in line:
         line = line.rstrip(BLANK).replace(BLANK, " ")
     return line
@@ -53,6 +74,10 @@ def line_text(line: str) -> str:
 def written(cells: str) -> int:
     """Cells that hold something (text, or a tab span)."""
     return len(cells) - cells.count(BLANK)
+
+
+# A kept tab's cells from a column k cells before the tab stop: TAB, then k - 1 FILLs (SPEC 2.3, HT).
+_TAB_SPANS = [""] + [TAB + FILL * (k - 1) for k in range(1, 9)]
 
 
 @lru_cache(maxsize=8)
@@ -258,6 +283,43 @@ class LineWindow:
             self.col = end
             if self.cells > self.max_live_cells or len(self.lines) > self.live_lines:
                 self.enforce_limits()
+
+    def write_tabbed(self, text: str) -> None:
+        """Printable ASCII and tabs at the cursor: write() for each piece and tab() for each tab. Appended to
+        the line with tabs kept (tab-indented code, tab-separated columns, as they are printed), a stretch of
+        the text that cannot reach max_line_cells (a character adds at most 8 cells) grows the line by one
+        concatenation, a Python step per tab instead of two calls (_window_c's write_tabbed); the rest goes
+        piece by piece."""
+        while text:
+            line = self.lines[self.row]
+            col = self.col
+            room = (self.max_line_cells - col) // 8
+            if not (self.keep_tabs and col == len(line) and room > 0):
+                piece, tab, text = text.partition("\t")
+                if piece:
+                    self.write(piece)
+                if tab:
+                    self.tab()
+                continue
+            if len(text) > room:
+                part, text = text[:room], text[room:]
+            else:
+                part, text = text, ""
+            pieces = part.split("\t")
+            parts = [pieces[0]]
+            col += len(pieces[0])
+            for piece in pieces[1:]:
+                stop = (col | 7) + 1
+                parts.append(_TAB_SPANS[stop - col])
+                parts.append(piece)
+                col = stop + len(piece)
+            self.lines[self.row] = ""  # the only other reference: CPython then appends in place
+            line += "".join(parts)
+            self.lines[self.row] = line
+            self.cells += col - self.col
+            self.col = col
+            if self.cells > self.max_live_cells:
+                self.enforce_limits()  # (appending adds no line: only the cell limit can commit)
 
     def newline(self) -> None:
         """LF (with onlcr): column 0 of the next line; a new line when on the last one."""
