@@ -41,7 +41,10 @@ def _expand_cell_kinds(match: re.Match[str]) -> str:
     return BLANK * len(run)
 
 
+# A kept tab's span from k cells before the tab stop (SPEC 2.3, HT): TAB, then k - 1 FILLs; how tab() and
+# write_tabbed write it and _intact_tabs reads it.
 _FILLS = [FILL * k for k in range(8)]
+_TAB_SPANS = ["", *(TAB + fills for fills in _FILLS)]
 
 
 def _intact_tabs(line: str) -> str | None:
@@ -74,10 +77,6 @@ def line_text(line: str) -> str:
 def written(cells: str) -> int:
     """Cells that hold something (text, or a tab span)."""
     return len(cells) - cells.count(BLANK)
-
-
-# A kept tab's cells from a column k cells before the tab stop: TAB, then k - 1 FILLs (SPEC 2.3, HT).
-_TAB_SPANS = [""] + [TAB + FILL * (k - 1) for k in range(1, 9)]
 
 
 @lru_cache(maxsize=8)
@@ -339,7 +338,7 @@ class LineWindow:
         if self.keep_tabs and target > col:
             line = self.lines[self.row]
             size = len(line)
-            span = TAB + FILL * (target - col - 1)
+            span = _TAB_SPANS[target - col]
             if col >= size:  # at the end, as in tabbed text: an append (in place, see write)
                 self.lines[self.row] = ""
                 line += BLANK * (col - size) + span
