@@ -156,7 +156,9 @@ cdef extern from *:
         return i;
     }
     /* The printable ASCII and HTs at p (p[0] is a HT), at most n bytes: a tabbed run (Parser.tabbed_run).
-       Not inlined, to keep the parser's loop small. */
+       With SSE2, 16 bytes a step (a byte is bad when it is not printable and not a HT), where a call of the
+       ASCII scan per piece cost a character-and-tab stream 12 instructions a pair; elsewhere the ASCII scan
+       per piece. Not inlined, to keep the parser's loop small. */
     #if defined(_MSC_VER)
     __declspec(noinline)
     #else
@@ -164,10 +166,23 @@ cdef extern from *:
     #endif
     static Py_ssize_t acp_tabbed_run(const uint8_t *p, Py_ssize_t n) {
         Py_ssize_t i = 0;
+    #if defined(ACP_HAVE_SSE2_COPIES)
+        const __m128i ht = _mm_set1_epi8(0x09);
+        while (i + 16 <= n) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            unsigned bad = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(v, ht), acp_not_printable(v)));
+            if (bad)
+                return i + acp_first_bit(bad);
+            i += 16;
+        }
+        while (i < n && (p[i] == 0x09 || (p[i] >= 0x20 && p[i] < 0x7F)))
+            i++;
+    #else
         while (i < n && p[i] == 0x09) {
             i++;
             i += acp_ascii_run(p + i, n - i);
         }
+    #endif
         return i;
     }
     /* The valid three-byte UTF-8 characters at p, at most n bytes, counted (Parser.fold_frames: a progress
