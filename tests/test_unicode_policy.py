@@ -92,3 +92,25 @@ def test_policy_characters_inside_any_script(both, mode):
                     decoder = module.TranscriptDecoder(mode=mode, unicode=policy)
                     results.append((decoder.decode(text.encode()) + decoder.decode(b"", final=True), decoder.stats))
                 assert results[0] == results[1], (hex(code), word, policy)
+
+
+# A committed line of the unsized window is copied 16 cells at a time while every cell is ordinary
+# (acp_copy_ordinary for ASCII and Latin-1, then acp_copy_common: one test for CJK and the scripts past
+# U+206A, the exact one for a block of Cyrillic, Indic or Thai), four cells to a vector: each character
+# at either side of each range the tests draw, at every position of three blocks, must still be found.
+EDGES = [0x9F, 0xA0, 0xAC, 0xAD, 0xAE, 0x61B, 0x61C, 0x61D, 0x180D, 0x180E, 0x180F, 0x200A, 0x200B, 0x200F,
+         0x2010, 0x2027, 0x2028, 0x202E, 0x202F, 0x205F, 0x2060, 0x2069, 0x206A, 0xFEFE, 0xFEFF, 0xFF00,
+         0x1EFFF, 0x1F000, 0x1F3F4, 0xE0001]
+SCRIPTS = ["\u4e2d\u6587\ud55c\u30c6 ", "\u0416\u0438\u0437\u043d\u044c", "\u0915\u093e\u092e\u0e01", "a\u00e9\u4e2d"]
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_every_edge_at_every_position_of_a_committed_line(both, script):
+    compiled, fallback = both
+    line = (script * 12)[:48]
+    for code in EDGES:
+        for position in range(len(line) + 1):
+            data = (line[:position] + chr(code) + line[position:] + "\n").encode()
+            for policy in ("standard", "strict"):
+                results = [module.sanitize(data, unicode=policy) for module in (compiled, fallback)]
+                assert results[0] == results[1], (hex(code), position, policy)

@@ -91,3 +91,46 @@ def test_three_byte_leads_and_the_ascii_after_them_in_any_cut(both):
                     text = [decoder.decode(chunk) for chunk in chunks] + [decoder.decode(b"", final=True)]
                     outputs.append((text, decoder.stats))
                 assert outputs[0] == outputs[1], (data, cut, module_options)
+
+
+# Runs of three-byte characters are decoded four at a time where 16 bytes remain (acp_decode_three_byte_run:
+# a block of 12 bytes tested at once, then decoded without another test), a character at a time after
+# that, and the short stretches of printable ASCII between words (at most 8 bytes) are taken with them.
+# A defect at every byte of runs long enough for several blocks, ASCII gaps on both sides of 8 bytes, and
+# chunk cuts at every byte: against bytes.decode("utf-8", "replace") (plain text has no other rule) and the
+# fallback, in both modes.
+RUN = "中文日本語한국어テスト\uffe5\ue000\u0800\uffff".encode()  # leads E4 E6 ED(valid) E3 EF EE E0 EF
+DEFECTS = [b"A", b"\x80", b"\xc0", b"\xe4", b"\xe4\xb8", b"\xed\xa0\x80", b"\xe0\x80\x80", b"\xf0\x9f\x98\x80"]
+
+
+def _decoded(module, chunks, **options):
+    decoder = module.TranscriptDecoder(**options)
+    text = "".join(decoder.decode(chunk) for chunk in chunks) + decoder.decode(b"", final=True)
+    return text, decoder.stats
+
+
+def test_three_byte_runs_with_a_defect_anywhere(both):
+    compiled, fallback = both
+    for length in (3, 12, 15, 18, len(RUN)):
+        run = RUN[:length]
+        for position in range(length + 1):
+            for defect in DEFECTS:
+                data = run[:position] + defect + run[position:] + b" ok"
+                expected = data.decode("utf-8", "replace")
+                for options in ({}, {"mode": "strip"}):
+                    result = _decoded(compiled, [data], **options)
+                    assert result[0] == expected, (data, options)
+                    assert result == _decoded(fallback, [data], **options), (data, options)
+
+
+@pytest.mark.parametrize("gap", [b" ", b", ", b"1234567", b"12345678", b"123456789", b"\t", b"\x1b[1m"])
+def test_three_byte_words_and_what_lies_between_them_in_any_cut(both, gap):
+    compiled, fallback = both
+    words = [RUN[:9], RUN[:24], RUN[24:33], RUN[:len(RUN)]]
+    data = gap.join(words) + gap + RUN[:6] + b"\xe4\xb8"  # (ends inside a character: it waits, then U+FFFD)
+    for cut in range(len(data) + 1):
+        chunks = [data[:cut], data[cut:]]
+        for options in ({}, {"mode": "strip"}, {"columns": 20, "rows": 3}):
+            result = _decoded(compiled, chunks, **options)
+            assert result == _decoded(fallback, chunks, **options), (data, cut, options)
+    assert _decoded(compiled, [data])[0] == data.replace(b"\x1b[1m", b"").decode("utf-8", "replace")

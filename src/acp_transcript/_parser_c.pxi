@@ -185,15 +185,13 @@ cdef extern from *:
     #endif
         return i;
     }
-    /* The valid three-byte UTF-8 characters at p, at most n bytes, counted (Parser.fold_frames: a progress
-       bar's blocks, byte by byte, were 5 instructions a byte): the bytes they take; *chars counts them. With
-       SSE2, four characters (12 bytes) a step where 16 bytes remain, for leads E1-EC and EE-EF (those
-       that put no limit on the second byte; testing E0 and ED there too cost progress bars 0.4 instructions
-       a byte): every byte matches its pattern under its mask (the last four: 0 under 0) and no lead's low
-       four bits are 0 or D. Then a word each. */
-    static inline Py_ssize_t acp_three_byte_run(const uint8_t *p, Py_ssize_t n, Py_ssize_t *chars) {
-        Py_ssize_t i = 0, c = 0;
+    /* Whether the 16 bytes at p start with four valid three-byte UTF-8 characters (12 bytes) whose leads are
+       E1-EC or EE-EF (those that put no limit on the second byte; testing E0 and ED here too cost progress
+       bars 0.4 instructions a byte): every byte matches its pattern under its mask (the last four: 0 under
+       0) and no lead's low four bits are 0 or D. SSE2 only. */
     #if !defined(ACP_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+    #define ACP_HAVE_THREE_BYTE_BLOCK 1
+    static inline int acp_three_byte_block(const uint8_t *p) {
         #define ACP_X3(a, b, c) (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c), \
                                 (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c)
         const __m128i mask = _mm_setr_epi8(ACP_X3(0xF0, 0xC0, 0xC0), 0, 0, 0, 0);
@@ -201,12 +199,27 @@ cdef extern from *:
         const __m128i low = _mm_setr_epi8(ACP_X3(0x0F, 0, 0), 0, 0, 0, 0);
         const __m128i zero_at_leads = _mm_setr_epi8(ACP_X3(0, 1, 1), 1, 1, 1, 1);
         #undef ACP_X3
-        while (i + 16 <= n) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-            __m128i bits = _mm_and_si128(v, low);
-            __m128i bad = _mm_or_si128(_mm_cmpeq_epi8(bits, zero_at_leads), _mm_cmpeq_epi8(bits, _mm_set1_epi8(0x0D)));
-            if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, mask), want)) != 0xFFFF || _mm_movemask_epi8(bad))
-                break;
+        __m128i v = _mm_loadu_si128((const __m128i *)p);
+        __m128i bits = _mm_and_si128(v, low);
+        __m128i bad = _mm_or_si128(_mm_cmpeq_epi8(bits, zero_at_leads), _mm_cmpeq_epi8(bits, _mm_set1_epi8(0x0D)));
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, mask), want)) == 0xFFFF && !_mm_movemask_epi8(bad);
+    }
+    #endif
+    /* The code point of the three-byte sequence in w (acp_utf8_3 has said it is one). */
+    static inline uint32_t acp_utf8_3_cp(uint32_t w) {
+        return (w & 0x0Fu) << 12 | (w & 0x3F00u) >> 2 | (w >> 16 & 0x3Fu);
+    }
+    /* The three bytes at p as acp_utf8_3 reads them, where only three are readable. */
+    static inline uint32_t acp_word3(const uint8_t *p) {
+        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+    }
+    /* The valid three-byte UTF-8 characters at p, at most n bytes, counted (Parser.fold_frames: a progress
+       bar's blocks, byte by byte, were 5 instructions a byte): the bytes they take; *chars counts them.
+       Four characters a step where 16 bytes remain (acp_three_byte_block), then a word each. */
+    static inline Py_ssize_t acp_three_byte_run(const uint8_t *p, Py_ssize_t n, Py_ssize_t *chars) {
+        Py_ssize_t i = 0, c = 0;
+    #if defined(ACP_HAVE_THREE_BYTE_BLOCK)
+        while (i + 16 <= n && acp_three_byte_block(p + i)) {
             i += 12;
             c += 4;
         }
@@ -215,15 +228,61 @@ cdef extern from *:
             i += 3;
             c++;
         }
-        if (i + 3 == n && acp_utf8_3((uint32_t)p[i] | (uint32_t)p[i + 1] << 8 | (uint32_t)p[i + 2] << 16)) {
+        if (i + 3 == n && acp_utf8_3(acp_word3(p + i))) {
             i += 3;
             c++;
         }
         *chars += c;
         return i;
     }
+    /* The same run decoded into cps (Parser.text_run: CJK, Hangul, kana, Indic scripts, most symbols), with
+       the short stretches of printable ASCII between its words (at most 8 bytes each: a space, ", ") taken
+       too when another such character follows them: the bytes it takes; *k counts the cells. A validated
+       block of four is decoded without another test; a character at a time, a branch on its lead and a
+       table lookup for its second byte cost CJK text 27 instructions a character, and a return to the
+       caller's loop at each space cost Hangul and Devanagari words more than the decode. Not inlined: see
+       acp_decode_two_byte_run. */
+    #if defined(_MSC_VER)
+    __declspec(noinline)
+    #else
+    __attribute__((noinline))
+    #endif
+    static Py_ssize_t acp_decode_three_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *cps, Py_ssize_t *k) {
+        Py_ssize_t i = 0, j;
+        uint32_t w;
+        uint32_t *restrict q = cps + *k;
+        for (;;) {
+    #if defined(ACP_HAVE_THREE_BYTE_BLOCK)
+            while (i + 16 <= n && acp_three_byte_block(p + i)) {
+                q[0] = acp_utf8_3_cp(acp_word(p + i));
+                q[1] = acp_utf8_3_cp(acp_word(p + i + 3));
+                q[2] = acp_utf8_3_cp(acp_word(p + i + 6));
+                q[3] = acp_utf8_3_cp(acp_word(p + i + 9));
+                q += 4;
+                i += 12;
+            }
+    #endif
+            while (i + 4 <= n && acp_utf8_3(w = acp_word(p + i))) {
+                *q++ = acp_utf8_3_cp(w);
+                i += 3;
+            }
+            if (i + 3 == n && acp_utf8_3(w = acp_word3(p + i))) {
+                *q++ = acp_utf8_3_cp(w);
+                i += 3;
+            }
+            for (j = i; j < n && j - i < 8 && (uint8_t)(p[j] - 0x20u) < 0x5Fu; j++)
+                ;
+            if (j == i || j + 3 > n || !acp_utf8_3(acp_word3(p + j)))
+                break;
+            for (; i < j; i++)
+                *q++ = p[i];
+        }
+        *k = q - cps;
+        return i;
+    }
     """
     Py_ssize_t acp_three_byte_run(const uint8_t *p, Py_ssize_t n, Py_ssize_t *chars) nogil
+    Py_ssize_t acp_decode_three_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *cps, Py_ssize_t *k) nogil
     Py_ssize_t acp_decode_two_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *cps) nogil
     Py_ssize_t acp_tabbed_run(const uint8_t *p, Py_ssize_t n) nogil
     uint32_t acp_utf8_2(const uint8_t *p) nogil
@@ -252,22 +311,6 @@ cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n
         i += m
     cells[0] = count
     return i
-
-
-# The second byte a three-byte lead E0-EF allows (Unicode Table 3-7): from SECOND_LOW, SECOND_SPAN more.
-# E0 takes A0-BF (no overlongs), ED 80-9F (no surrogates), the others 80-BF.
-cdef uint8_t SECOND_LOW[16]
-cdef uint8_t SECOND_SPAN[16]
-for _i in range(16):
-    SECOND_LOW[_i] = 0xA0 if _i == 0 else 0x80
-    SECOND_SPAN[_i] = 0x1F if _i == 0 or _i == 0xD else 0x3F
-
-
-cdef inline bint three_byte(const uint8_t *data, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """A whole, valid three-byte UTF-8 sequence at ``i``, whose lead (E0-EF) the caller has seen: one range
-    test of the second byte, one mask test of the third."""
-    cdef uint8_t low = data[i] & 0x0F
-    return i + 2 < n and <uint8_t>(data[i + 1] - SECOND_LOW[low]) <= SECOND_SPAN[low] and data[i + 2] & 0xC0 == 0x80
 
 
 @cython.final
@@ -434,23 +477,6 @@ cdef class Parser:
                 i += 1
                 ended_on_sgr = False
                 continue
-            if 0xE0 <= b <= 0xEF and three_byte(data, i, n):  # (the lead first: what reaches here is mostly ESC)
-                # Whole, valid three-byte sequences (U+0800-U+FFFF but surrogates: CJK, Hangul, Indic scripts,
-                # most symbols), without the general path's maximal-subpart walk below; a run of them in
-                # this loop. (Loading each as one word and testing it with masks cost more: 23.2 -> 23.8
-                # instructions a byte on CJK.)
-                ended_on_sgr = False
-                wide = True
-                while True:
-                    cps[k] = ((b & 0x0F) << 12) | ((data[i + 1] & 0x3F) << 6) | (data[i + 2] & 0x3F)
-                    k += 1
-                    i += 3
-                    if not (i < n and 0xE0 <= data[i] <= 0xEF and three_byte(data, i, n)):
-                        break
-                    b = data[i]
-                if i < n and 0x20 <= data[i] < 0x7F:
-                    i = ascii_block(data, i, n, cps, &k)
-                continue
             if b == ESC:
                 end = sgr_end(data, i, n)
                 if not end:
@@ -462,6 +488,18 @@ cdef class Parser:
                     i = ascii_block(data, i, n, cps, &k)
                     ended_on_sgr = False
                 continue
+            if 0xE0 <= b <= 0xEF:
+                # Whole, valid three-byte sequences (U+0800-U+FFFF but surrogates: CJK, Hangul, Indic scripts,
+                # most symbols), a run of them at once, out of line (acp_decode_three_byte_run); whatever is
+                # not one is the general path's below, with its maximal-subpart walk.
+                m = acp_decode_three_byte_run(data + i, n - i, cps, &k)
+                if m:
+                    ended_on_sgr = False
+                    wide = True
+                    i += m
+                    if i < n and 0x20 <= data[i] < 0x7F:
+                        i = ascii_block(data, i, n, cps, &k)
+                    continue
             if b < 0x80:
                 if IGNORED_CONTROL[b]:  # no effect but on REP: it has nothing to repeat after a control
                     controls += 1
