@@ -381,72 +381,83 @@ cdef extern from *:
         *seen |= bits;
         return k;
     }
-    /* The same over the cells acp_copy_ordinary stops at: whole blocks of 16 that pass acp_ordinary_common
-       (CJK, Hangul, kana, and most other scripts past U+206A), where a cell at a time through
-       acp_ordinary cost CJK text 15 instructions a character. */
+    #if defined(ACP_HAVE_SSE2_COPIES)
+    /* Copy 16 cells and say whether all are ordinary, OR-ing them into *seen if so: acp_ordinary_common
+       first, then, for a block where some cell is not, the exact test (Greek, Cyrillic, Indic or Thai
+       text). GCC vectorises neither test: x < K unsigned is written x ^ 2^31 < K ^ 2^31 signed. */
+    #define ACP_BELOW(x, k) _mm_cmplt_epi32(_mm_xor_si128((x), _mm_set1_epi32((int)0x80000000u)), \
+                                            _mm_set1_epi32((int)((uint32_t)(k) ^ 0x80000000u)))
+    #define ACP_MINUS(c, k) _mm_sub_epi32((c), _mm_set1_epi32(k))
+    #define ACP_IS(c, k) _mm_cmpeq_epi32((c), _mm_set1_epi32(k))
+    static inline int acp_common_block(uint32_t *restrict dst, const uint32_t *restrict src, __m128i *seen) {
+        __m128i cells[4], ok = _mm_set1_epi32(-1), block = _mm_setzero_si128();
+        for (int j = 0; j < 4; j++) {
+            __m128i c = cells[j] = _mm_loadu_si128((const __m128i *)(src + 4 * j));
+            ok = _mm_and_si128(ok, _mm_or_si128(ACP_BELOW(ACP_MINUS(c, 0x20), 0x8D),
+                                                _mm_andnot_si128(ACP_IS(c, 0xFEFF),
+                                                                 ACP_BELOW(ACP_MINUS(c, 0x206A), 0x1F000u - 0x206Au))));
+            block = _mm_or_si128(block, c);
+            _mm_storeu_si128((__m128i *)(dst + 4 * j), c);
+        }
+        if (_mm_movemask_epi8(ok) != 0xFFFF) {
+            __m128i bad = _mm_setzero_si128();
+            for (int j = 0; j < 4; j++) {
+                __m128i c = cells[j];
+                bad = _mm_or_si128(bad, _mm_or_si128(
+                    _mm_or_si128(_mm_or_si128(ACP_IS(c, 0xAD), ACP_IS(c, 0x61C)),
+                                 _mm_or_si128(ACP_IS(c, 0x180E), ACP_IS(c, 0xFEFF))),
+                    _mm_or_si128(_mm_or_si128(ACP_BELOW(ACP_MINUS(c, 0x200B), 5), ACP_BELOW(ACP_MINUS(c, 0x2028), 7)),
+                                 _mm_or_si128(ACP_BELOW(ACP_MINUS(c, 0x2060), 10),
+                                              _mm_andnot_si128(ACP_BELOW(ACP_MINUS(c, 0x20), 0x1F000u - 0x20u),
+                                                               _mm_set1_epi32(-1))))));
+            }
+            if (_mm_movemask_epi8(bad))
+                return 0;
+        }
+        *seen = _mm_or_si128(*seen, block);
+        return 1;
+    }
+    #undef ACP_BELOW
+    #undef ACP_MINUS
+    #undef ACP_IS
+    #else
+    static inline int acp_common_block(uint32_t *restrict dst, const uint32_t *restrict src, uint32_t *seen) {
+        uint32_t special = 0, block = 0;
+        for (int j = 0; j < 16; j++) {
+            uint32_t c = src[j];
+            dst[j] = c;
+            block |= c;
+            special |= (uint32_t)!acp_ordinary_exact(c);
+        }
+        if (special)
+            return 0;
+        *seen |= block;
+        return 1;
+    }
+    #endif
+    /* The same over the cells acp_copy_ordinary stops at, whole blocks of 16 that are ordinary (CJK,
+       Hangul, kana, and every other script; a cell at a time through acp_ordinary cost CJK text 15
+       instructions a character), and then, when the blocks ran to within 16 cells of n, the 16 that end
+       at n (the cells both blocks hold are copied twice, the same): the end of a line took the cell loop. */
     static inline Py_ssize_t acp_copy_common(uint32_t *restrict dst, const uint32_t *restrict src,
                                              Py_ssize_t n, uint32_t *seen) {
         Py_ssize_t k = 0;
-        uint32_t bits = 0;
     #if defined(ACP_HAVE_SSE2_COPIES)
-        /* Each block is tested first for acp_ordinary_common, then, if some cell is not, for the exact
-           test (a block of Greek, Cyrillic, Indic or Thai text). GCC vectorises neither: x < K unsigned is
-           written x ^ 2^31 < K ^ 2^31 signed. */
-        #define ACP_BELOW(x, k) _mm_cmplt_epi32(_mm_xor_si128((x), bias), _mm_set1_epi32((int)((uint32_t)(k) ^ 0x80000000u)))
-        #define ACP_MINUS(c, k) _mm_sub_epi32((c), _mm_set1_epi32(k))
-        #define ACP_IS(c, k) _mm_cmpeq_epi32((c), _mm_set1_epi32(k))
-        const __m128i bias = _mm_set1_epi32((int)0x80000000u);
-        __m128i seen_bits = _mm_setzero_si128();
-        while (k + 16 <= n) {
-            __m128i cells[4], ok = _mm_set1_epi32(-1), block = _mm_setzero_si128();
-            for (int j = 0; j < 4; j++) {
-                __m128i c = cells[j] = _mm_loadu_si128((const __m128i *)(src + k + 4 * j));
-                ok = _mm_and_si128(ok, _mm_or_si128(ACP_BELOW(ACP_MINUS(c, 0x20), 0x8D),
-                                                    _mm_andnot_si128(ACP_IS(c, 0xFEFF),
-                                                                     ACP_BELOW(ACP_MINUS(c, 0x206A), 0x1F000u - 0x206Au))));
-                block = _mm_or_si128(block, c);
-                _mm_storeu_si128((__m128i *)(dst + k + 4 * j), c);
-            }
-            if (_mm_movemask_epi8(ok) != 0xFFFF) {
-                __m128i bad = _mm_setzero_si128();
-                for (int j = 0; j < 4; j++) {
-                    __m128i c = cells[j];
-                    bad = _mm_or_si128(bad, _mm_or_si128(
-                        _mm_or_si128(_mm_or_si128(ACP_IS(c, 0xAD), ACP_IS(c, 0x61C)),
-                                     _mm_or_si128(ACP_IS(c, 0x180E), ACP_IS(c, 0xFEFF))),
-                        _mm_or_si128(_mm_or_si128(ACP_BELOW(ACP_MINUS(c, 0x200B), 5), ACP_BELOW(ACP_MINUS(c, 0x2028), 7)),
-                                     _mm_or_si128(ACP_BELOW(ACP_MINUS(c, 0x2060), 10),
-                                                  _mm_andnot_si128(ACP_BELOW(ACP_MINUS(c, 0x20), 0x1F000u - 0x20u),
-                                                                   _mm_set1_epi32(-1))))));
-                }
-                if (_mm_movemask_epi8(bad))
-                    break;
-            }
-            seen_bits = _mm_or_si128(seen_bits, block);
-            k += 16;
-        }
-        #undef ACP_BELOW
-        #undef ACP_MINUS
-        #undef ACP_IS
-        seen_bits = _mm_or_si128(seen_bits, _mm_srli_si128(seen_bits, 8));
-        seen_bits = _mm_or_si128(seen_bits, _mm_srli_si128(seen_bits, 4));
-        bits = (uint32_t)_mm_cvtsi128_si32(seen_bits);
+        __m128i bits = _mm_setzero_si128();
     #else
-        while (k + 16 <= n) {
-            uint32_t special = 0, block = 0;
-            for (int j = 0; j < 16; j++) {
-                uint32_t c = src[k + j];
-                dst[k + j] = c;
-                block |= c;
-                special |= (uint32_t)!acp_ordinary_exact(c);
-            }
-            if (special)
-                break;
-            bits |= block;
-            k += 16;
-        }
+        uint32_t bits = 0;
     #endif
+        while (k + 16 <= n && acp_common_block(dst + k, src + k, &bits))
+            k += 16;
+        if (k < n && k + 16 > n && n >= 16 && acp_common_block(dst + n - 16, src + n - 16, &bits))
+            k = n;
+    #if defined(ACP_HAVE_SSE2_COPIES)
+        bits = _mm_or_si128(bits, _mm_srli_si128(bits, 8));
+        bits = _mm_or_si128(bits, _mm_srli_si128(bits, 4));
+        *seen |= (uint32_t)_mm_cvtsi128_si32(bits);
+    #else
         *seen |= bits;
+    #endif
         return k;
     }
     """

@@ -364,7 +364,9 @@ cdef class LineWindow:
                 self.write_chunked(cps, NULL, part)
             else:
                 self.prepare_write(part)
-                if line.plain and not acp_printable_ascii(cps, part):  # (colored text stays plain)
+                # (colored text stays plain; text that reaches write() mostly starts past ASCII, and the
+                # first cell answers for it: the whole check was a cell's instruction for CJK text)
+                if line.plain and not (0x20 <= cps[0] < 0x7F and acp_printable_ascii(cps, part)):
                     line.plain = False
                 memcpy(line.cells + self.col, cps, part * sizeof(uint32_t))
             self.col += part
