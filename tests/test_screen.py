@@ -337,3 +337,41 @@ def test_twins_agree_on_erases_within_a_row(both, edits, columns, rows):
         out = decoder.decode(data)
         outputs.append((out, decoder.live, decoder.decode(b"", final=True), decoder.stats))
     assert outputs[0] == outputs[1]
+
+
+# Rows indented by tabs or cursor moves: the core raises a row's known blank prefix (Row.lead) when a write
+# lands past the end of a row that is blank so far, and commits such a row as its lead's spaces and a
+# printable rest (buf_put_printable, row_text); rows with blanks inside go 16 cells at a time. Every edit
+# that lands before the lead (a write at column 0, ICH, DCH, a wide character, a combining mark) must lower
+# it, on rows long enough for several blocks.
+indented_ops = st.one_of(
+    st.sampled_from([b"\t", b"\t\t", b"\n", b"\r", b"\r\n", b"x", b"if err != nil {", b"a\tb\tc", " \u4e2d".encode(),
+                     b"e\xcc\x81", b"\x1b[1K", b"\x1b[K", b"\x1b[2K", b"\x1b[2@", b"\x1b[3P", b"\x1b[5X", b"\x1b[4b",
+                     b"\x1b[31m", b"\x1bM"]),
+    st.builds(lambda n: b"\x1b[%dC" % n, st.integers(1, 40)),
+    st.builds(lambda n: b"\x1b[%dG" % n, st.integers(1, 60)),
+)
+
+
+@settings(max_examples=300)
+@example([b"\t\t", b"x", b"\r", b"y", b"\n"], 40, 2)  # a write before the raised lead
+@example([b"\x1b[20C", b"x", b"\r", b"\x1b[2@", b"\n"], 40, 1)  # an insert before it moves the text
+@example([b"\t", b"x", b"\n", b"\t\t", b"y", b"\n"], 40, 1)  # a reused row keeps no stale lead
+@example([b"\t\t", b"xyzw", b"\x1b[16G", b"\x1b[3P", b"\n"], 40, 1)  # a delete pulls text to just before it
+@given(st.lists(indented_ops, max_size=40), st.integers(2, 60), st.integers(1, 4))
+def test_twins_agree_on_indented_rows(both, ops, columns, rows):
+    data = b"".join(ops)
+    outputs = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
+        out = decoder.decode(data)
+        outputs.append((out, decoder.live, decoder.decode(b"", final=True), decoder.stats))
+    assert outputs[0] == outputs[1]
+
+
+def test_indented_code_on_a_screen_is_spaces_then_text(both):
+    code = b"func f() {\n\tfor {\n\t\tif x {\n\t\t\treturn\n\t\t}\n\t}\n}\n" * 30
+    expected = code.decode().expandtabs(8)
+    for impl in both:
+        assert impl.sanitize(code, columns=80, rows=5) == expected
+        assert impl.sanitize(code.replace(b"\t", b"\x1b[8C"), columns=80, rows=5) == expected

@@ -298,6 +298,11 @@ cdef int screen_insert_row(Screen *screen, Py_ssize_t y) except -1 nogil:
     return 0
 
 
+cdef inline Py_ssize_t row_lead(Row *row) noexcept nogil:
+    """How many of the row's cells are known to be blank from its start (Row.lead, at most its length)."""
+    return row.lead if row.lead < row.len else row.len
+
+
 cdef int row_tail(Row *row, Buf *out) except -1 nogil:
     """After a row's cells: a wrapped row's line goes on as far as the row was used, blanks as spaces
     (_screen_py.Screen.row_text)."""
@@ -539,11 +544,15 @@ cdef class ScreenSink(Sink):
         cdef uint32_t cell, seen = 0
         cdef const uint32_t *cells = row.cells
         cdef Mark *mark
+        cdef Py_ssize_t lead = row_lead(row)
         buf_reserve(out, n)
-        if n and acp_printable_ascii(cells, n):
-            # most rows: one vectorised check and one copy (the loop below leaves a row's last cells,
-            # after its whole blocks of 16, to a cell-by-cell loop: 22 instructions a byte instead of 18)
-            memcpy(out.data + out.len, cells, n * sizeof(uint32_t))
+        if n and (lead == n or 0x20 <= cells[lead] < 0x7F and acp_printable_ascii(cells + lead, n - lead)):
+            # most rows, indented ones too: one vectorised check and one copy (the loop below leaves a
+            # row's last cells, after its whole blocks of 16, to a cell-by-cell loop: 22 instructions a
+            # byte instead of 18)
+            for x in range(lead):
+                out.data[out.len + x] = 0x20
+            memcpy(out.data + out.len + lead, cells + lead, (n - lead) * sizeof(uint32_t))
             out.len += n
             if out.maxchar < 0x7E:
                 out.maxchar = 0x7E
@@ -557,6 +566,14 @@ cdef class ScreenSink(Sink):
                 buf_reserve(out, n - x)
                 if cell < 0xAD and cell > PAD:
                     k = acp_copy_ordinary(out.data + out.len, cells + x, n - x, &seen)
+                    out.len += k
+                    x += k
+                if x < n and cells[x] < 0xAD:
+                    # (columns aligned by tabs or cursor moves: blanks become spaces 16 cells at a time
+                    # too, where the loop below took 11 instructions a cell; not tried at other scripts,
+                    # whose blocks mostly hold wide characters' padding or combining marks, and are the
+                    # loop's anyway)
+                    k = acp_copy_common_cells(out.data + out.len, cells + x, n - x, &seen, True)
                     out.len += k
                     x += k
                 k = acp_copy_cells(out.data + out.len, cells + x, n - x, &seen, &written)
@@ -935,6 +952,8 @@ cdef class ScreenSink(Sink):
         row_reserve(row, stop)
         if x < row.lead:
             row.lead = x
+        elif x > size and row.lead >= size:  # [0, size) are blank, and [size, x) are about to be
+            row.lead = x
         if x > size:
             for i in range(size, x):
                 row.cells[i] = BLANK
@@ -1095,7 +1114,7 @@ cdef class ScreenSink(Sink):
         self.hsize += 1
         self.history_open = row.wrapped
         if (not row.wrapped or row.used <= row.len) \
-                and buf_put_printable(self.out, row.cells, row.len, 0 if row.wrapped else LF):
+                and buf_put_printable(self.out, row.cells, row.len, row.lead, 0 if row.wrapped else LF):
             # A row of printable ASCII (and no trailing blanks to pad): as bytes into the output's head while
             # nothing wider came before it in this call, as plain lines go in unsized rendering.
             return 0
