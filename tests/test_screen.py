@@ -330,7 +330,11 @@ row_edits = st.one_of(
 @example([b"abcdefghij", b"\x1b[5G", b"\x1b[1K", b"\x1b[1G", b"\x1b[3P", b"\x1b[4G", b"\x1b[1K"], 12, 1)
 @given(st.lists(row_edits, max_size=40), st.integers(2, 24), st.integers(1, 3))
 def test_twins_agree_on_erases_within_a_row(both, edits, columns, rows):
-    data = b"".join(edits)
+    assert_twins_agree_on_screen(both, b"".join(edits), columns, rows)
+
+
+def assert_twins_agree_on_screen(both, data, columns, rows):
+    """Output, live window, final output and counters of one decode() on a columns x rows screen."""
     outputs = []
     for impl in both:
         decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
@@ -360,13 +364,7 @@ indented_ops = st.one_of(
 @example([b"\t\t", b"xyzw", b"\x1b[16G", b"\x1b[3P", b"\n"], 40, 1)  # a delete pulls text to just before it
 @given(st.lists(indented_ops, max_size=40), st.integers(2, 60), st.integers(1, 4))
 def test_twins_agree_on_indented_rows(both, ops, columns, rows):
-    data = b"".join(ops)
-    outputs = []
-    for impl in both:
-        decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
-        out = decoder.decode(data)
-        outputs.append((out, decoder.live, decoder.decode(b"", final=True), decoder.stats))
-    assert outputs[0] == outputs[1]
+    assert_twins_agree_on_screen(both, b"".join(ops), columns, rows)
 
 
 def test_indented_code_on_a_screen_is_spaces_then_text(both):
@@ -375,3 +373,14 @@ def test_indented_code_on_a_screen_is_spaces_then_text(both):
     for impl in both:
         assert impl.sanitize(code, columns=80, rows=5) == expected
         assert impl.sanitize(code.replace(b"\t", b"\x1b[8C"), columns=80, rows=5) == expected
+
+
+@pytest.mark.parametrize("first", [b"", "\u4e2d\n".encode()])  # (a wide character first: rows go to row_text)
+def test_columns_aligned_by_tabs_on_a_screen_are_spaces(both, first):
+    rows = b"2026-12-01\t18:20:03\tINFO\tworker-3\tserved in 12 ms\n" * 20 + b"a\tb\t\tc\td\te\tf\tg\th"
+    expected = (first + rows).decode().expandtabs(8)
+    for impl in both:
+        assert impl.sanitize(first + rows, columns=80, rows=4) == expected
+        decoder = impl.TranscriptDecoder(columns=80, rows=4)
+        decoder.decode(first + rows)
+        assert decoder.live == expected.split("\n", len(expected.split("\n")) - 4)[-1]

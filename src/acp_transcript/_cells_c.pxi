@@ -358,17 +358,20 @@ cdef extern from *:
     }
     /* Copy cells to dst while whole blocks of 16 are characters 0x20-0xAC (the common case; the wider
        acp_ordinary test costs twice the instructions here); return how many were copied and OR them into
-       *seen (an OR keeps the str kind: 0x80, 0x100, 0x10000 bounds). A block is
+       *seen (an OR keeps the str kind: 0x80, 0x100, 0x10000 bounds). With blanks, a sized row's cells,
+       BLANK as a space (columns aligned by tabs or cursor moves). A block is
        copied before it is checked (dst has room), so the loop has no early exit and vectorises; restrict
        tells the compiler the two arrays do not overlap. */
-    static inline Py_ssize_t acp_copy_ordinary(uint32_t *restrict dst, const uint32_t *restrict src,
-                                               Py_ssize_t n, uint32_t *seen) {
+    static inline Py_ssize_t acp_copy_ordinary_cells(uint32_t *restrict dst, const uint32_t *restrict src,
+                                                     Py_ssize_t n, uint32_t *seen, int blanks) {
         Py_ssize_t k = 0;
         uint32_t bits = 0;
         while (k + 16 <= n) {
             uint32_t special = 0, block = 0;
             for (int j = 0; j < 16; j++) {
                 uint32_t c = src[k + j];
+                if (blanks)  /* a sized row's BLANK (0) is a space */
+                    c |= (uint32_t)(c == 0u) << 5;
                 dst[k + j] = c;
                 block |= c;
                 special |= (uint32_t)(c - 0x20u >= 0x8Du);  /* the narrow test: it vectorises */
@@ -381,6 +384,10 @@ cdef extern from *:
         *seen |= bits;
         return k;
     }
+    static inline Py_ssize_t acp_copy_ordinary(uint32_t *restrict dst, const uint32_t *restrict src,
+                                               Py_ssize_t n, uint32_t *seen) {
+        return acp_copy_ordinary_cells(dst, src, n, seen, 0);
+    }
     #if defined(ACP_HAVE_SSE2_COPIES)
     /* Copy 16 cells and say whether all are ordinary, OR-ing them into *seen if so: acp_ordinary_common
        first, then, for a block where some cell is not, the exact test (Greek, Cyrillic, Indic or Thai
@@ -389,20 +396,10 @@ cdef extern from *:
                                             _mm_set1_epi32((int)((uint32_t)(k) ^ 0x80000000u)))
     #define ACP_MINUS(c, k) _mm_sub_epi32((c), _mm_set1_epi32(k))
     #define ACP_IS(c, k) _mm_cmpeq_epi32((c), _mm_set1_epi32(k))
-    static inline int acp_common_block(uint32_t *restrict dst, const uint32_t *restrict src, __m128i *seen,
-                                       int blanks) {
+    static inline int acp_common_block(uint32_t *restrict dst, const uint32_t *restrict src, __m128i *seen) {
         __m128i cells[4], ok = _mm_set1_epi32(-1), block = _mm_setzero_si128();
-        if (blanks) {  /* a sized row's: BLANK (0) is a space (PAD, 3, is no character: the tests fail it) */
-            for (int j = 0; j < 4; j++) {
-                __m128i c = _mm_loadu_si128((const __m128i *)(src + 4 * j));
-                cells[j] = _mm_or_si128(c, _mm_and_si128(_mm_cmpeq_epi32(c, _mm_setzero_si128()), _mm_set1_epi32(0x20)));
-            }
-        } else {
-            for (int j = 0; j < 4; j++)
-                cells[j] = _mm_loadu_si128((const __m128i *)(src + 4 * j));
-        }
         for (int j = 0; j < 4; j++) {
-            __m128i c = cells[j];
+            __m128i c = cells[j] = _mm_loadu_si128((const __m128i *)(src + 4 * j));
             ok = _mm_and_si128(ok, _mm_or_si128(ACP_BELOW(ACP_MINUS(c, 0x20), 0x8D),
                                                 _mm_andnot_si128(ACP_IS(c, 0xFEFF),
                                                                  ACP_BELOW(ACP_MINUS(c, 0x206A), 0x1F000u - 0x206Au))));
@@ -431,13 +428,10 @@ cdef extern from *:
     #undef ACP_MINUS
     #undef ACP_IS
     #else
-    static inline int acp_common_block(uint32_t *restrict dst, const uint32_t *restrict src, uint32_t *seen,
-                                       int blanks) {
+    static inline int acp_common_block(uint32_t *restrict dst, const uint32_t *restrict src, uint32_t *seen) {
         uint32_t special = 0, block = 0;
         for (int j = 0; j < 16; j++) {
             uint32_t c = src[j];
-            if (blanks)
-                c |= (uint32_t)(c == 0u) << 5;
             dst[j] = c;
             block |= c;
             special |= (uint32_t)!acp_ordinary_exact(c);
@@ -451,19 +445,18 @@ cdef extern from *:
     /* The same over the cells acp_copy_ordinary stops at, whole blocks of 16 that are ordinary (CJK,
        Hangul, kana, and every other script; a cell at a time through acp_ordinary cost CJK text 15
        instructions a character), and then, when the blocks ran to within 16 cells of n, the 16 that end
-       at n (the cells both blocks hold are copied twice, the same): the end of a line took the cell loop.
-       With blanks, a sized row's cells: BLANK becomes a space (a block with PAD is left to the caller). */
-    static inline Py_ssize_t acp_copy_common_cells(uint32_t *restrict dst, const uint32_t *restrict src,
-                                                   Py_ssize_t n, uint32_t *seen, int blanks) {
+       at n (the cells both blocks hold are copied twice, the same): the end of a line took the cell loop. */
+    static inline Py_ssize_t acp_copy_common(uint32_t *restrict dst, const uint32_t *restrict src,
+                                             Py_ssize_t n, uint32_t *seen) {
         Py_ssize_t k = 0;
     #if defined(ACP_HAVE_SSE2_COPIES)
         __m128i bits = _mm_setzero_si128();
     #else
         uint32_t bits = 0;
     #endif
-        while (k + 16 <= n && acp_common_block(dst + k, src + k, &bits, blanks))
+        while (k + 16 <= n && acp_common_block(dst + k, src + k, &bits))
             k += 16;
-        if (k < n && k + 16 > n && n >= 16 && acp_common_block(dst + n - 16, src + n - 16, &bits, blanks))
+        if (k < n && k + 16 > n && n >= 16 && acp_common_block(dst + n - 16, src + n - 16, &bits))
             k = n;
     #if defined(ACP_HAVE_SSE2_COPIES)
         bits = _mm_or_si128(bits, _mm_srli_si128(bits, 8));
@@ -473,10 +466,6 @@ cdef extern from *:
         *seen |= bits;
     #endif
         return k;
-    }
-    static inline Py_ssize_t acp_copy_common(uint32_t *restrict dst, const uint32_t *restrict src,
-                                             Py_ssize_t n, uint32_t *seen) {
-        return acp_copy_common_cells(dst, src, n, seen, 0);
     }
     """
     Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) nogil
@@ -488,8 +477,8 @@ cdef extern from *:
     bint acp_narrow_printable(uint8_t *dst, const uint32_t *src, Py_ssize_t n) nogil
     void acp_narrow2(uint16_t *dst, const uint32_t *src, Py_ssize_t n) nogil
     Py_ssize_t acp_copy_ordinary(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
+    Py_ssize_t acp_copy_ordinary_cells(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen, int blanks) nogil
     Py_ssize_t acp_copy_common(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
-    Py_ssize_t acp_copy_common_cells(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen, int blanks) nogil
     bint acp_ordinary(uint32_t c) nogil
     bint acp_copy_all_ordinary(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
 
@@ -667,8 +656,8 @@ cdef inline int buf_put_plain(Buf *buf, const uint32_t *cells, Py_ssize_t n, uin
 cdef inline bint buf_put_printable(Buf *buf, const uint32_t *cells, Py_ssize_t n, Py_ssize_t lead,
                                    uint8_t end) except -1 nogil:
     """buf_put_ascii for cells that may be printable ASCII (a sized row's) after ``lead`` blanks (as spaces:
-    a row indented by tabs or cursor moves; at most n of them): into the head, narrowed, if data is empty and every cell is;
-    else nothing is written and the result is False."""
+    a row indented by tabs or cursor moves; at most n of them): into the head, narrowed, if data is empty
+    and every cell is; else nothing is written and the result is False."""
     if buf.len:
         return False
     if buf.hlen + n + 1 > buf.hcap:

@@ -564,16 +564,10 @@ cdef class ScreenSink(Sink):
                 # cell at most per cell. ASCII-range runs are copied 16 at a time, as line_text does for
                 # the unsized window; the rest (wide characters and their padding) in one tight loop.
                 buf_reserve(out, n - x)
-                if cell < 0xAD and cell > PAD:
-                    k = acp_copy_ordinary(out.data + out.len, cells + x, n - x, &seen)
-                    out.len += k
-                    x += k
-                if x < n and cells[x] < 0xAD:
-                    # (columns aligned by tabs or cursor moves: blanks become spaces 16 cells at a time
-                    # too, where the loop below took 11 instructions a cell; not tried at other scripts,
-                    # whose blocks mostly hold wide characters' padding or combining marks, and are the
-                    # loop's anyway)
-                    k = acp_copy_common_cells(out.data + out.len, cells + x, n - x, &seen, True)
+                if cell < 0xAD and cell != PAD:
+                    # (blanks too: columns aligned by tabs or cursor moves, where the loop below took
+                    # 11 instructions a cell)
+                    k = acp_copy_ordinary_cells(out.data + out.len, cells + x, n - x, &seen, True)
                     out.len += k
                     x += k
                 k = acp_copy_cells(out.data + out.len, cells + x, n - x, &seen, &written)
