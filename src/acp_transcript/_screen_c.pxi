@@ -565,9 +565,10 @@ cdef class ScreenSink(Sink):
                 # the unsized window; the rest (wide characters and their padding) in one tight loop.
                 buf_reserve(out, n - x)
                 if cell < 0xAD and cell != PAD:
-                    # (blanks too: columns aligned by tabs or cursor moves, where the loop below took
-                    # 11 instructions a cell)
-                    k = acp_copy_ordinary_cells(out.data + out.len, cells + x, n - x, &seen, True)
+                    # (blanks too, from a row's start or a blank: columns aligned by tabs or cursor moves,
+                    # where the loop below took 11 instructions a cell; not at each space of a row in
+                    # another script, where the first block mostly fails and the conversion cost 2%)
+                    k = acp_copy_ordinary_cells(out.data + out.len, cells + x, n - x, &seen, x == 0 or cell == BLANK)
                     out.len += k
                     x += k
                 k = acp_copy_cells(out.data + out.len, cells + x, n - x, &seen, &written)
