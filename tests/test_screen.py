@@ -375,6 +375,8 @@ def test_indented_code_on_a_screen_is_spaces_then_text(both):
         assert impl.sanitize(code.replace(b"\t", b"\x1b[8C"), columns=80, rows=5) == expected
 
 
+# (A wrong blank conversion in the 16-cell copy is caught here only when it makes a printable byte: one that
+# makes a control byte, or none, fails the copy's test, and the cell loop then writes the right spaces.)
 @pytest.mark.parametrize("first", [b"", "\u4e2d\n".encode()])  # (a wide character first: rows go to row_text)
 def test_columns_aligned_by_tabs_on_a_screen_are_spaces(both, first):
     rows = b"2026-12-01\t18:20:03\tINFO\tworker-3\tserved in 12 ms\n" * 20 + b"a\tb\t\tc\td\te\tf\tg\th"
