@@ -656,7 +656,7 @@ cdef inline int buf_put_plain(Buf *buf, const uint32_t *cells, Py_ssize_t n, uin
 cdef inline bint buf_put_printable(Buf *buf, const uint32_t *cells, Py_ssize_t n, Py_ssize_t lead,
                                    uint8_t end) except -1 nogil:
     """buf_put_ascii for cells that may be printable ASCII (a sized row's) after ``lead`` blanks (as spaces:
-    a row indented by tabs or cursor moves; at most n of them): into the head, narrowed, if data is empty
+    a row indented by tabs or cursor moves; lead <= n, as row_lead gives it): into the head, narrowed, if data is empty
     and every cell is; else nothing is written and the result is False."""
     if buf.len:
         return False
@@ -666,8 +666,6 @@ cdef inline bint buf_put_printable(Buf *buf, const uint32_t *cells, Py_ssize_t n
         if not acp_narrow_printable(buf.head + buf.hlen, cells, n):
             return False
     else:
-        if lead > n:
-            lead = n
         if not acp_narrow_printable(buf.head + buf.hlen + lead, cells + lead, n - lead):
             return False
         memset(buf.head + buf.hlen, 0x20, lead)

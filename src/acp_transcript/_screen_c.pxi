@@ -1109,7 +1109,7 @@ cdef class ScreenSink(Sink):
         self.hsize += 1
         self.history_open = row.wrapped
         if (not row.wrapped or row.used <= row.len) \
-                and buf_put_printable(self.out, row.cells, row.len, row.lead, 0 if row.wrapped else LF):
+                and buf_put_printable(self.out, row.cells, row.len, row_lead(row), 0 if row.wrapped else LF):
             # A row of printable ASCII (and no trailing blanks to pad): as bytes into the output's head while
             # nothing wider came before it in this call, as plain lines go in unsized rendering.
             return 0
