@@ -90,6 +90,10 @@ ONLY_C = {
     ("ScreenSink", "put_fill"),
     ("ScreenSink", "new_mark"), ("ScreenSink", "compact_marks"),  # combining marks in a pool (str cells in Python)
     ("ScreenSink", "row_text"), ("ScreenSink", "text"),  # Screen's methods where the marks are (see C_STRUCTS)
+    # a region inside the screen scrolls without rotating its row order each time (the fallback's lists rotate
+    # by memmove); drop_row is move_lines' loss of a row, which the lagged scrolls share
+    ("ScreenSink", "set_region"), ("ScreenSink", "settle"), ("ScreenSink", "scroll_up_lagged"),
+    ("ScreenSink", "scroll_down_lagged"), ("ScreenSink", "drop_row"),
 }
 
 # Python classes that are C structs in the core (swapped by value without the GIL, as windows are): their
