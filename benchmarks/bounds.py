@@ -61,6 +61,17 @@ CASES = {
         "b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 1001)) + b'\\x1b[500;1H'", "b'\\x1b[M' * 21845"),
     "sized 80x1000: SU in the middle half": ("b'\\x1b[250;750r'", "b'\\x1b[S' * 21845"),
     "sized 80x1000: RI at the top": ("b'\\x1b[1;1H'", "b'\\x1bM' * 32768"),
+    # a region inside the screen scrolls without rotating it each time (_screen_c.pxi, scroll_up_lagged)
+    "sized 80x1000: SD in the middle half": ("b'\\x1b[250;750r'", "b'\\x1b[T' * 21845"),
+    "sized 80x1000: RI at the top of the middle half": ("b'\\x1b[250;750r\\x1b[250;1H'", "b'\\x1bM' * 32768"),
+    "sized 80x1000: x and LF at the bottom of the middle half": ("b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n' * 32768"),
+    # every row of the region leaves per sequence (500 rows for 7 bytes): SU commits them (output-bound, as
+    # huge moves), SD loses them
+    "sized 80x1000: x and SU 999 in the middle half": ("b'\\x1b[250;750r'", "b'x\\x1b[999S' * 9362"),
+    "sized 80x1000: x and SD 999 in the middle half": ("b'\\x1b[250;750r'", "b'x\\x1b[999T' * 9362"),
+    # erases of the whole screen visit every row
+    "sized 80x1000: ED 0 from the top": ("b''", "b'\\x1b[H\\x1b[J' * 10922"),
+    "sized 80x1000: ED 2": ("b''", "b'\\x1b[2J' * 16384"),
     "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
                                                 "b'\\x1b[L' * 21845"),
     "sized 80x65535: LF at the bottom": ("b'\\x1b[65535;1Hx'", "b'\\n' * 65536"),
@@ -81,12 +92,7 @@ CASES = {
 # Options for a case (default: the decoder's defaults).
 OPTIONS = {
     "LF flood (live_lines=2**40)": {"live_lines": 2**40},
-    "sized 80x1000: LF at the bottom": {"columns": 80, "rows": 1000},
-    "sized 80x1000: IL at row 2 of full rows": {"columns": 80, "rows": 1000},
-    "sized 80x1000: RI at the top": {"columns": 80, "rows": 1000},
-    "sized 80x1000: IL at the middle row of full rows": {"columns": 80, "rows": 1000},
-    "sized 80x1000: DL at the middle row of full rows": {"columns": 80, "rows": 1000},
-    "sized 80x1000: SU in the middle half": {"columns": 80, "rows": 1000},
+    **{name: {"columns": 80, "rows": 1000} for name in CASES if name.startswith("sized 80x1000")},
     "sized 80x65535: IL at row 2 of full rows": {"columns": 80, "rows": 65535},
     "sized 80x65535: LF at the bottom": {"columns": 80, "rows": 65535},
     **{name: {"columns": 1000, "rows": 24} for name in CASES if name.startswith("sized 1000x24")},
