@@ -458,3 +458,20 @@ def test_scrolls_of_a_region_unwrap_the_rows_at_its_edges(both, edge):
         decoder = impl.TranscriptDecoder(columns=10, rows=12)
         outputs.append((decoder.decode(numbered + edge), decoder.decode(b"\x1b[3;1Hx", final=True), decoder.stats))
     assert outputs[0] == outputs[1]
+
+
+# REP and the erases count the cells they overwrite while they fill them, sixteen at a time in the core
+# (acp_fill_cells: a cell is blank or padding when only its two low bits may be set): rows long enough for
+# several blocks, their cells a mix of characters, blanks, wide characters' padding and combining marks, then
+# a fill from any column; the count (stats["cells_overwritten"]) must be the fallback's.
+row_cells = st.lists(st.sampled_from([b"x", b"\x1b[C", b"\x1b[3C", "\u4e2d".encode(), b"e\xcc\x81", b" "]),
+                     min_size=8, max_size=60)
+fills = st.builds(lambda x, final, n: b"\x1b[%dG\x1b[%d%s" % (x, n, final), st.integers(1, 80),
+                  st.sampled_from([b"X", b"K", b"b"]), st.integers(0, 80))
+
+
+@settings(max_examples=300)
+@given(row_cells, st.lists(fills, min_size=1, max_size=4), st.integers(16, 80))
+def test_twins_count_the_cells_a_fill_overwrites(both, cells, edits, columns):
+    data = b"".join(cells) + b"".join(b"y" + edit for edit in edits)  # (REP repeats the y before it)
+    assert_twins_agree_on_screen(both, data, columns, 2)
