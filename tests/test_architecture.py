@@ -50,6 +50,7 @@ ONLY_C = {
     ("StripSink", "print_ascii"), ("StripSink", "print_cps"), ("Parser", "print_cp"),
     # a run of printable ASCII that a LF ends, in one call (the fallback's text runs take LF with them)
     ("Sink", "print_ascii_line"), ("RenderSink", "print_ascii_line"), ("StripSink", "print_ascii_line"),
+    ("ScreenSink", "print_ascii_line"),
     ("RecordingSink", "print_ascii"), ("RecordingSink", "print_cps"),
     ("LineWindow", "write_ascii"), ("LineWindow", "prepare_write"),
     # a tabbed run: the core's Sink does it piece by piece for every sink that does not take it at once; the
@@ -91,9 +92,11 @@ ONLY_C = {
     ("ScreenSink", "new_mark"), ("ScreenSink", "compact_marks"),  # combining marks in a pool (str cells in Python)
     ("ScreenSink", "row_text"), ("ScreenSink", "text"),  # Screen's methods where the marks are (see C_STRUCTS)
     # a region inside the screen scrolls without rotating its row order each time (the fallback's lists rotate
-    # by memmove); drop_row is move_lines' loss of a row, which the lagged scrolls share
+    # by memmove); drop_row is move_lines' loss of a row, which the lagged scrolls share; text that fits the
+    # cursor's row is written where the lag left that row
     ("ScreenSink", "set_region"), ("ScreenSink", "settle"), ("ScreenSink", "scroll_up_lagged"),
-    ("ScreenSink", "scroll_down_lagged"), ("ScreenSink", "drop_row"),
+    ("ScreenSink", "scroll_down_lagged"), ("ScreenSink", "drop_row"), ("ScreenSink", "fits_cursor_row"),
+    ("ScreenSink", "cursor_row"),
 }
 
 # Python classes that are C structs in the core (swapped by value without the GIL, as windows are): their

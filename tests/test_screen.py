@@ -425,6 +425,44 @@ def test_scrolls_of_a_region_inside_the_screen_then_anything(both, region, then)
         assert outputs[0] == outputs[1], scrolls
 
 
+# ASCII text and REP that fit the cursor's row go where lagged scrolls left that row (cursor_row) instead of
+# rotating the region first; anything that wraps, or would reach max_live_cells, settles. Cursor moves put
+# the text on the region's last row, in its middle, above and below it; SU leaves the cursor where it is.
+ERASE_TOP = b"\x1b[1;1H\x1b[2K\x1b[2;1H\x1b[2K"
+lagged_ops = st.one_of(
+    st.sampled_from([b"\n", b"\x1bD", b"\x1bE", b"\x1bM", b"\x1b[S", b"\x1b[4S", b"\x1b[T", b"\x1b[2T", b"\r",
+                     b"\x1b[b", b"\x1b[4b", "\u4e2d".encode(), "e\u200d".encode(), b"\x1b[K", ERASE_TOP]),
+    st.builds(lambda y, x: b"\x1b[%d;%dH" % (y, x), st.integers(1, 12), st.integers(1, 11)),
+    st.builds(lambda n: b"abcdefghijkl"[:n], st.integers(1, 12)),
+)
+
+
+@settings(max_examples=300)
+@example([b"\x1b[9;1H", b"\n", b"abc", b"\n", b"de", b"\x1b[2b", b"\n"], b"\x1b[3;9r", 1000)  # x LF at the bottom
+@example([b"\x1b[5;4H", b"\x1b[4S", b"abc", b"\x1b[4S", b"d"], b"\x1b[3;9r", 1000)  # the middle, after SU
+@example([b"\x1b[11;1H", b"\x1b[S", b"abc", b"\x1b[1;1H", b"\x1b[S", b"d"], b"\x1b[3;9r", 1000)  # outside it
+@example([b"\x1b[9;9H", b"\n", b"\x1b[9;9H", b"ab", b"c"], b"\x1b[3;9r", 1000)  # the row's end, then a wrap
+@example([b"\x1b[6;3H" + "\u4e2d".encode(), b"\x1b[5;4H", b"\x1b[S", b"a"], b"\x1b[3;9r", 1000)  # a wide character
+@example([b"\x1b[5;3He\xe2\x80\x8d", b"\x1b[S", b"a"], b"\x1b[3;9r", 1000)  # a pending ZWJ: no text run
+# max_live_cells reached by the write: enforce_limits commits rows in order, from the top (rows 1-2 emptied)
+@example([ERASE_TOP, b"\x1b[9;1H", b"\n", b"abcdefghij", b"\n", b"abcdefghij"], b"\x1b[3;9r", 60)
+@example([ERASE_TOP, b"\x1b[9;1H", b"\n", b"abcdefghij", b"\n", b"a", b"\x1b[9b"], b"\x1b[3;9r", 60)  # REP
+@given(st.lists(lagged_ops, max_size=40), st.sampled_from([b"\x1b[3;9r", b"\x1b[?1049h\x1b[3;9r"]),
+       st.sampled_from([1000, 60]))
+def test_text_after_lagged_scrolls_goes_to_the_cursors_row(both, ops, region, max_live_cells):
+    numbered = b"".join(b"\x1b[%d;1Hrow %d" % (y, y) for y in range(1, 13))
+    if region.startswith(b"\x1b[?1049h"):
+        region += numbered
+    half = len(ops) // 2
+    outputs = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=10, rows=12, max_live_cells=max_live_cells)
+        out = [decoder.decode(numbered + region + b"".join(ops[:half])), decoder.live]
+        out += [decoder.decode(b"".join(ops[half:])), decoder.live, decoder.decode(b"", final=True)]
+        outputs.append((out, decoder.stats))
+    assert outputs[0] == outputs[1]
+
+
 def test_a_backspace_after_scrolls_of_a_region_reads_the_row_above(both):
     # BS in column 0 goes up to the end of the row above when that row is wrapped (tmux's
     # screen_write_backspace): after a scroll that left the region's rotation for later, "the row above" is

@@ -614,7 +614,8 @@ cdef class ScreenSink(Sink):
     cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t i = 0
         if self.lag:
-            self.settle()
+            if not self.fits_cursor_row(n):
+                self.settle()
         while i < n:
             if self.wrap and not self.zwj:
                 self.put_ascii(text + i, NULL, n - i)
@@ -622,6 +623,12 @@ cdef class ScreenSink(Sink):
             self.put_char(text[i], 1)
             i += 1
         return 0
+
+    cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
+        """Sink.print_ascii_line with direct calls (this class is final): the base's two calls through the
+        table, and its own, were 6% of a short line on a screen (``x LF``, callgrind)."""
+        self.print_ascii(text, n)
+        return self.execute(LF)
 
     cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
         """_screen_py.ScreenSink.put_text."""
@@ -825,6 +832,8 @@ cdef class ScreenSink(Sink):
         if count > self.scratch_cap:
             grow(<void **>&self.scratch, &self.scratch_cap, count, sizeof(uint32_t), 64)
         if 0x20 <= char < 0x7F and self.wrap and not self.zwj:  # printable ASCII: as print_ascii writes it
+            if self.lag and not self.fits_cursor_row(count):  # (a print before it may have kept the lag)
+                self.settle()
             return self.put_fill(char, count)
         if 0x20 <= char < 0x7F:
             memset(self.scratch, char, count)
@@ -898,16 +907,20 @@ cdef class ScreenSink(Sink):
 
     cdef int put_ascii(self, const uint8_t *text, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
         """ASCII (as bytes ``text`` or cells ``cps``) with auto-wrap on, a row's worth at a time."""
-        cdef Py_ssize_t sx = self.columns, cx, take, start = 0
+        cdef Py_ssize_t sx = self.columns, cx, take, start = 0, y
         cdef uint32_t *dst
+        cdef Row *row
         while start < n:
             if self.cx > sx - 1:
                 self.linefeed(True)
                 self.cx = 0
             cx = self.cx
             take = sx - cx if sx - cx < n - start else n - start
-            self.overwrite(cx, cx + take, 1, True)
-            dst = self.prepare_cells(self.cy, cx, take, True)
+            y = self.cursor_row()
+            row = row_at(&self.screen, y)
+            if cx < row.len:  # (else there is nothing to overwrite: its call was a tenth of a short line)
+                self.overwrite(row, cx, cx + take, 1, True)
+            dst = self.prepare_cells(y, cx, take, True)
             if text != NULL:
                 acp_widen(dst, text + start, take)
             else:
@@ -919,24 +932,48 @@ cdef class ScreenSink(Sink):
     cdef int put_fill(self, uint32_t char, Py_ssize_t n) except -1 nogil:
         """Printable ASCII ``char`` n times with auto-wrap on (REP), as put_ascii writes it: the cells it
         covers are counted while they are filled."""
-        cdef Py_ssize_t sx = self.columns, cx, take, covered, i
+        cdef Py_ssize_t sx = self.columns, cx, take, covered, i, y
         cdef uint32_t *dst
+        cdef Row *row
         while n > 0:
             if self.cx > sx - 1:
                 self.linefeed(True)
                 self.cx = 0
             cx = self.cx
             take = sx - cx if sx - cx < n else n
-            self.overwrite(cx, cx + take, 1, True)
-            covered = row_at(&self.screen, self.cy).len - cx  # (overwrite may trim the row: after it)
+            y = self.cursor_row()
+            row = row_at(&self.screen, y)
+            self.overwrite(row, cx, cx + take, 1, True)
+            covered = row.len - cx  # (overwrite may trim the row: after it)
             covered = 0 if covered < 0 else (take if covered > take else covered)
-            dst = self.prepare_cells(self.cy, cx, take, False)
+            dst = self.prepare_cells(y, cx, take, False)
             self.stats[S_OVERWRITTEN] += acp_fill_cells(dst, covered, char)
             for i in range(covered, take):
                 dst[i] = char
             n -= take
             self.cx = cx + take
         return 0
+
+    cdef inline bint fits_cursor_row(self, Py_ssize_t n) noexcept nogil:
+        """Whether n cells of printable ASCII written at the cursor with auto-wrap on (put_ascii, put_fill)
+        stay on its row, so no line feed touches another row, and keep the live cells within max_live_cells,
+        so prepare_cells never calls enforce_limits (which reads the rows in order). Such a write needs no
+        settle after lagged scrolls: it goes where the lag left the cursor's row (cursor_row). Text then a
+        line feed on a region's last row (``x LF`` repeated) otherwise rotated the whole region once a line:
+        500 row slots in the middle of a 1000-row screen, 19-28 MB/s (benchmarks/README.md, round 13)."""
+        return self.wrap and not self.zwj and self.cx + n <= self.columns \
+            and self.screen.cells + self.cx + n <= self.max_live_cells
+
+    cdef inline Py_ssize_t cursor_row(self) noexcept nogil:
+        """The cursor's row in the screen's order: ``cy``, or, while the region's rotation lags
+        (scroll_up_lagged) and the cursor is in the region, rupper + (cy - rupper + lag) mod its height (by a
+        subtraction, as both terms are below the height: no division on every print)."""
+        cdef Py_ssize_t y = self.cy
+        if self.lag and self.rupper <= y <= self.rlower:
+            y += self.lag
+            if y > self.rlower:
+                y -= self.rlower + 1 - self.rupper
+        return y
 
     cdef int put_char(self, uint32_t char, int width) except -1 nogil:
         """tmux's ``screen_write_cell`` for one character of any width."""
@@ -960,8 +997,8 @@ cdef class ScreenSink(Sink):
             return 0
         cx = self.cx
         cy = self.cy
-        self.overwrite(cx, cx + width, width, False)
         row = row_at(&self.screen, cy)
+        self.overwrite(row, cx, cx + width, width, False)
         if char != 0x20 or (cx < row.len and row.cells[cx] != BLANK):
             dst = self.prepare_cells(cy, cx, width, True)
             dst[0] = char
@@ -1008,9 +1045,8 @@ cdef class ScreenSink(Sink):
     cdef inline uint32_t base_char(self, uint32_t cell) noexcept nogil:
         return self.marks[cell & ~MARKED].cps[0] if cell & MARKED else cell
 
-    cdef int overwrite(self, Py_ssize_t start, Py_ssize_t stop, int width, bint always) except -1 nogil:
-        """See _screen_py.ScreenSink.overwrite."""
-        cdef Row *row = row_at(&self.screen, self.cy)
+    cdef int overwrite(self, Row *row, Py_ssize_t start, Py_ssize_t stop, int width, bint always) except -1 nogil:
+        """See _screen_py.ScreenSink.overwrite: on ``row``, the cursor's (cursor_row)."""
         cdef Py_ssize_t size = row.len, x
         cdef uint32_t *cells = row.cells
         cdef uint32_t before
@@ -1265,8 +1301,8 @@ cdef class ScreenSink(Sink):
         it is: after it the region's row i is at rupper + (i + lag) mod its height. Only a line feed on the
         region's last row, IND, NEL, SU, RI and SD come here (they touch no other row); every other entry of
         the sink (the Sink methods, live, resize) calls settle first, which rotates the region once, by
-        ``lag``; BS too (it reads the row above the cursor), not CR or HT. REP needs none: it repeats only
-        right after a printed character (SPEC 2.3), whose print settled."""
+        ``lag``; BS too (it reads the row above the cursor), not CR or HT. ASCII text that fits the cursor's
+        row, and REP of it, write into the lagged row instead (fits_cursor_row, cursor_row)."""
         cdef Py_ssize_t y = self.rupper + self.lag
         if self.has_main:  # move_lines(rupper, rupper + 1, ...): the row is lost, the row above unwrapped
             self.drop_row(y)
