@@ -2,12 +2,13 @@
 moves by 20-50% between runs, so builds are timed alternately, each in its own process, and the best
 of each is kept.
 
-    python benchmarks/ab.py --src OLD/src --src src [--mode render|strip] [--size MB] [--rounds 2]
+    python benchmarks/ab.py --src OLD/src --src src [--mode render|strip|sized] [--size MB] [--rounds 2]
 
 OLD is a worktree of another commit built in place (``git worktree add OLD <commit>`` and
 ``python setup.py build_ext --inplace`` there). Each process decodes ``--size`` MB of every corpus
 (benchmarks/corpora.py) in 4 KiB chunks cut beforehand, best of 7, outputs dropped: ``throughput.py``'s
-loop without its slicing and join, so that only ``decode()`` differs between the builds.
+loop without its slicing and join, so that only ``decode()`` differs between the builds. Mode ``sized`` is
+render mode on an 80x24 screen (SPEC 2.8), as in instructions.py.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ for name, make in corpora.CORPORA.items():
     chunks = [data[i : i + 4096] for i in range(0, len(data), 4096)]
     best = float("inf")
     for _ in range(7):
-        decoder = _decoder_c.TranscriptDecoder(mode={mode!r})
+        decoder = _decoder_c.TranscriptDecoder(**{options!r})
         start = time.perf_counter()
         for chunk in chunks:
             decoder.decode(chunk)
@@ -46,14 +47,15 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--src", action="append", required=True, help="a directory acp_transcript imports from")
-    parser.add_argument("--mode", default="render", choices=["render", "strip"])
+    parser.add_argument("--mode", default="render", choices=["render", "strip", "sized"])
     parser.add_argument("--size", type=int, default=8, help="MB of each corpus")
     parser.add_argument("--rounds", type=int, default=2, help="times each build runs, alternating")
     args = parser.parse_args()
+    options = {"mode": args.mode} if args.mode != "sized" else {"columns": 80, "rows": 24}
     best: dict[str, dict[str, float]] = {src: {} for src in args.src}
     for _ in range(args.rounds):
         for src in args.src:
-            code = CHILD.format(src=os.path.abspath(src), here=HERE, size=args.size * 1_000_000, mode=args.mode)
+            code = CHILD.format(src=os.path.abspath(src), here=HERE, size=args.size * 1_000_000, options=options)
             result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
             for line in result.stdout.splitlines():
                 name, rate = line.rsplit(" ", 1)
