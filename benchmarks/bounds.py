@@ -69,9 +69,14 @@ CASES = {
     # huge moves), SD loses them
     "sized 80x1000: x and SU 999 in the middle half": ("b'\\x1b[250;750r'", "b'x\\x1b[999S' * 9362"),
     "sized 80x1000: x and SD 999 in the middle half": ("b'\\x1b[250;750r'", "b'x\\x1b[999T' * 9362"),
-    # erases of the whole screen visit every row
+    # erases of the whole screen visit only the rows that may hold something (Screen.busy_top/busy_bottom)
     "sized 80x1000: ED 0 from the top": ("b''", "b'\\x1b[H\\x1b[J' * 10922"),
     "sized 80x1000: ED 2": ("b''", "b'\\x1b[2J' * 16384"),
+    # ...which an attacker keeps wide with a character near each end: every row between is visited (ED 0), or
+    # scrolled into the history as a line each (ED 2 on the main screen, as tmux does: output-bound)
+    "sized 80x1000: x on rows 2 and 1000 then ED 0 from row 2": (
+        "b''", "b'\\x1b[2;1Hx\\x1b[1000;1Hx\\x1b[2;1H\\x1b[J' * 2520"),
+    "sized 80x1000: x on the last row then ED 2": ("b''", "b'\\x1b[1000;1Hx\\x1b[2J' * 4681"),
     "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
                                                 "b'\\x1b[L' * 21845"),
     "sized 80x65535: LF at the bottom": ("b'\\x1b[65535;1Hx'", "b'\\n' * 65536"),

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from strategies import sized_streams
+from strategies import screen_ops, sized_streams
 
 CASES = [
     # auto-wrap: soft-wrapped rows are one line of the transcript
@@ -459,6 +459,45 @@ def test_text_after_lagged_scrolls_goes_to_the_cursors_row(both, ops, region, ma
         decoder = impl.TranscriptDecoder(columns=10, rows=12, max_live_cells=max_live_cells)
         out = [decoder.decode(numbered + region + b"".join(ops[:half])), decoder.live]
         out += [decoder.decode(b"".join(ops[half:])), decoder.live, decoder.decode(b"", final=True)]
+        outputs.append((out, decoder.stats))
+    assert outputs[0] == outputs[1]
+
+
+# Erases visit only the rows that may hold something (Screen.busy_top/busy_bottom in the core): every way a
+# blank row gets something (a write, ICH's used count, the wrapped flag of a row of spaces) and every way rows
+# move (rotations, IL/DL, a lagged region's settle, a resize under the alternate screen) must keep that
+# record, or an erase skips a row. Sparse screens, so that most rows are blank and outside it.
+SPARSE_CASES = [
+    b"\x1b[5;10H" + "\u4e2d".encode() + b"\x1b[7;1H\x1b[1J",  # a blank row wrapped (no room), then ED 1 over it
+    b"\x1b[8;1H\x1b[3@\x1b[2J",  # ICH on a blank row counts it used: ED 2 scrolls it to the history
+    b"\x1b[5;1Hx\x1b[3;9r\x1b[9;1H\n\n\x1b[3;1H\x1b[2K",  # a region's lagged rotation moves x to row 3
+    b"\x1b[6;1Hx\x1b[12;1Hx\x1b[?1049h",  # the resize below drops the main screen's top rows under this one
+]
+PROBE = b"\x1b[1;1Hy\x1b[12;1Hz"  # the first and the last row written: a row an erase skipped shows in live
+
+
+@pytest.mark.parametrize("case", SPARSE_CASES)
+def test_erases_reach_every_row_that_holds_something(both, case):
+    outputs = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=10, rows=12)
+        out = [decoder.decode(case), decoder.live, decoder.decode(PROBE), decoder.live, decoder.resize(10, 9)]
+        out += [decoder.decode(b"\x1b[?1049l\x1b[4;1H\x1b[1J"), decoder.decode(PROBE), decoder.live]
+        out += [decoder.decode(b"\x1b[2J", final=True)]
+        outputs.append((out, decoder.stats))
+    assert outputs[0] == outputs[1]
+
+
+@settings(max_examples=200)
+@given(st.lists(screen_ops, max_size=50), st.lists(screen_ops, max_size=20))
+def test_erases_on_a_sparse_tall_screen(both, ops, more):
+    # Random operations on a screen taller than sized_streams' (regions inside it lag, most rows stay blank),
+    # then PROBE; a resize and more of them (the busy rows of both screens after a resize), then PROBE again.
+    outputs = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=10, rows=12)
+        out = [decoder.decode(b"".join(ops) + PROBE), decoder.live, decoder.resize(8, 10)]
+        out += [decoder.decode(b"".join(more) + b"\x1b[?1049l" + PROBE), decoder.live, decoder.decode(b"", final=True)]
         outputs.append((out, decoder.stats))
     assert outputs[0] == outputs[1]
 

@@ -37,6 +37,7 @@ from ._screen_py import screen_size
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
+    const Py_ssize_t PY_SSIZE_T_MAX
 
 include "_defs_c.pxi"
 include "_cells_c.pxi"
