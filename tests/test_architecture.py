@@ -97,6 +97,8 @@ ONLY_C = {
     ("ScreenSink", "set_region"), ("ScreenSink", "settle"), ("ScreenSink", "scroll_up_lagged"),
     ("ScreenSink", "scroll_down_lagged"), ("ScreenSink", "drop_row"), ("ScreenSink", "fits_cursor_row"),
     ("ScreenSink", "cursor_row"),
+    # ED 2 commits the blank rows above the busy ones (which the fallback does not track) as one run of LFs
+    ("ScreenSink", "blank_rows_to_history"),
 }
 
 # Python classes that are C structs in the core (swapped by value without the GIL, as windows are): their

@@ -488,6 +488,31 @@ def test_erases_reach_every_row_that_holds_something(both, case):
     assert outputs[0] == outputs[1]
 
 
+# ED 2 on the main screen commits the rows up to the last used one (tmux): the blank ones above the busy rows
+# go as one run of line feeds and one rotation (blank_rows_to_history), the rest one by one.
+ED2_CASES = [
+    b"\x1b[12;1Hx",  # one character on the last row: eleven blank rows first
+    b"\x1b[4;1Hx\x1b[12;1Hy",  # blank rows above, between and none below
+    b"\x1b[10;1H" + b"w" * 15,  # a wrapped row near the bottom
+    b"\x1b[9;10H" + "\u4e2d".encode(),  # a blank row wrapped by a wide character that did not fit
+    b"\x1b[3;9r\x1b[6;1Hx\x1b[9;1H\n\n",  # after lagged scrolls of a region (the erase settles them)
+    b"\x1b[2;1H" + b"v" * 15 + b"\x1b[12;1Hx",  # the history's open line (row 2 wraps into row 3)
+]
+
+
+@pytest.mark.parametrize("case", ED2_CASES)
+def test_ed_2_commits_the_blank_rows_above_the_busy_ones_at_once(both, case):
+    outputs = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=10, rows=12)
+        out = [decoder.decode(case + b"\x1b[2J"), decoder.live, decoder.decode(case + b"\x1b[2J" + case)]
+        out += [decoder.live, decoder.decode(b"\x1b[2J", final=True)]
+        outputs.append((out, decoder.stats))
+    assert outputs[0] == outputs[1]
+    if case == ED2_CASES[0]:
+        assert outputs[0][0][0] == "\n" * 11 + "x\n"
+
+
 @settings(max_examples=200)
 @given(st.lists(screen_ops, max_size=50), st.lists(screen_ops, max_size=20))
 def test_erases_on_a_sparse_tall_screen(both, ops, more):

@@ -632,6 +632,23 @@ cdef inline int buf_put_lf(Buf *buf, bint head) except -1 nogil:
     return buf_put(buf, LF)
 
 
+cdef int buf_put_lfs(Buf *buf, Py_ssize_t n) except -1 nogil:
+    """n LFs at once: in the head while data is empty, as buf_put_ascii puts one."""
+    cdef Py_ssize_t i
+    if not buf.len:
+        if buf.hlen + n > buf.hcap:
+            grow(<void **>&buf.head, &buf.hcap, buf.hlen + n, 1, 1024)
+        memset(buf.head + buf.hlen, LF, n)
+        buf.hlen += n
+    else:
+        buf_reserve(buf, n)
+        for i in range(n):
+            buf.data[buf.len + i] = LF
+        buf.len += n
+    buf_note_ascii(buf, 0, LF)
+    return 0
+
+
 cdef inline int buf_put_plain(Buf *buf, const uint32_t *cells, Py_ssize_t n, uint8_t end) except -1 nogil:
     """buf_put_ascii for cells that are all printable ASCII (a plain line's)."""
     cdef Py_ssize_t size = n + (end != 0)
