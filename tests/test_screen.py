@@ -472,6 +472,7 @@ SPARSE_CASES = [
     b"\x1b[8;1H\x1b[3@\x1b[2J",  # ICH on a blank row counts it used: ED 2 scrolls it to the history
     b"\x1b[5;1Hx\x1b[3;9r\x1b[9;1H\n\n\x1b[3;1H\x1b[2K",  # a region's lagged rotation moves x to row 3
     b"\x1b[6;1Hx\x1b[12;1Hx\x1b[?1049h",  # the resize below drops the main screen's top rows under this one
+    b"x\r\nx\x1b[1;1H\x1b[8L",  # IL moves rows 1-2 past the rows they leave (a move that does not overlap)
 ]
 PROBE = b"\x1b[1;1Hy\x1b[12;1Hz"  # the first and the last row written: a row an erase skipped shows in live
 
@@ -497,6 +498,9 @@ ED2_CASES = [
     b"\x1b[9;10H" + "\u4e2d".encode(),  # a blank row wrapped by a wide character that did not fit
     b"\x1b[3;9r\x1b[6;1Hx\x1b[9;1H\n\n",  # after lagged scrolls of a region (the erase settles them)
     b"\x1b[2;1H" + b"v" * 15 + b"\x1b[12;1Hx",  # the history's open line (row 2 wraps into row 3)
+    # the last row that holds something is only wrapped (its cells erased at the pending wrap, then the row
+    # after it erased): ED 2 scrolls only through the last used row, row 1
+    b"x\x1b[4;1H" + b"w" * 10 + b"\x1b[2Ky\x1b[2K",
 ]
 
 

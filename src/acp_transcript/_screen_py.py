@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, MutableSequence
 from functools import lru_cache
 from typing import TypeVar
 
@@ -46,7 +46,7 @@ from ._widths import WIDE, ZERO
 BLANK = chr(_defs.BLANK)
 PAD = chr(_defs.PAD)
 ZWJ = "\u200d"
-_Item = TypeVar("_Item")  # a row, its wrapped flag or its used count (Screen's parallel lists)
+_Item = TypeVar("_Item")  # a row, its wrapped flag, its used count or its busy flag (Screen's parallel lists)
 
 # The tables hold inclusive ranges; as half-open bounds, a code point is inside one exactly when
 # bisect_right lands on an odd index.
@@ -128,7 +128,7 @@ def screen_size(options: Options) -> tuple[int, int]:
 class Screen:
     """One grid: ``rows`` lists of cells and each row's wrapped flag (its line goes on in the next row)."""
 
-    __slots__ = ("rows", "wrapped", "used", "cells")
+    __slots__ = ("rows", "wrapped", "used", "cells", "busy")
 
     def __init__(self, height: int) -> None:
         self.rows: list[list[str]] = [[] for _ in range(height)]
@@ -138,32 +138,57 @@ class Screen:
         # some is used (EL 2 and the scroll-on-clear of ED 2 look at it).
         self.used = [0] * height
         self.cells = 0  # sum of the row lengths (SPEC 2.8: bounded by max_live_cells)
+        # busy[y] is 0 when row y is blank (what ScreenSink.empty_row leaves: no cells, no used count, not
+        # wrapped), 1 when it may hold something: set by every write (touch), cleared by empty_row, and moved
+        # with the rows by the same list operations. Erases and the last-row scans then find the rows that
+        # hold something with bytearray.find (memchr) instead of testing each row in Python: ED 2 repeated on
+        # an empty 1000-row screen looked at every row, 0.01 MB/s (benchmarks/README.md, round 14). The
+        # Cython twin keeps a range of busy rows instead (Screen in _screen_c.pxi), where testing a row
+        # costs a few nanoseconds.
+        self.busy = bytearray(height)
 
     def remove_row(self, y: int) -> None:
         del self.rows[y]
         del self.wrapped[y]
         del self.used[y]
+        del self.busy[y]
 
     def insert_row(self, y: int) -> None:
+        """An empty row at y; the rows from y move down."""
         self.rows.insert(y, [])
         self.wrapped.insert(y, False)
         self.used.insert(y, 0)
+        self.busy.insert(y, 0)
+
+    def touch(self, y: int) -> None:
+        """Row y may hold something now (cells, a used count, the wrapped flag)."""
+        self.busy[y] = 1
+
+    def busy_rows(self, a: int, b: int) -> list[int]:
+        """The rows of [a, b) that may hold something, top to bottom."""
+        busy = self.busy
+        found = []
+        y = busy.find(1, a, b)
+        while y >= 0:
+            found.append(y)
+            y = busy.find(1, y + 1, b)
+        return found
 
     def last_used(self) -> int:
         """The index of the last used row, -1 if none."""
-        used = self.used
-        for y in range(len(used) - 1, -1, -1):
-            if used[y]:
-                return y
-        return -1
+        busy, used = self.busy, self.used
+        y = busy.rfind(1)
+        while y >= 0 and not used[y]:
+            y = busy.rfind(1, 0, y)
+        return y
 
     def last_text(self) -> int:
         """The index of the last row with cells, -1 if none."""
-        rows = self.rows
-        for y in range(len(rows) - 1, -1, -1):
-            if rows[y]:
-                return y
-        return -1
+        busy, rows = self.busy, self.rows
+        y = busy.rfind(1)
+        while y >= 0 and not rows[y]:
+            y = busy.rfind(1, 0, y)
+        return y
 
     def row_text(self, y: int) -> str:
         """Row y's text; a wrapped row goes on as far as it was used (blanks as spaces), as its line does."""
@@ -327,6 +352,7 @@ class ScreenSink:
         screen.rows[:] = screen.rows[gone:keep] + [list(row) for row in rows[start:]] + [[]]
         screen.wrapped[:] = screen.wrapped[gone:keep] + wrapped[start:] + [False]
         screen.used[:] = screen.used[gone:keep] + [len(row) for row in rows[start:]] + [0]
+        screen.busy[:] = screen.busy[gone:keep] + b"\1" * (count - start) + b"\0"
         screen.cells = sum(map(len, screen.rows))
         return j
 
@@ -635,6 +661,7 @@ class ScreenSink:
         screen.cells += len(row) - size
         if stop > screen.used[y]:
             screen.used[y] = stop
+        screen.busy[y] = 1  # (Screen.touch, without the call)
         if screen.cells > self.max_live_cells:
             # after every write, before any scroll: the same rows are committed for any chunking
             self.enforce_limits()
@@ -743,6 +770,7 @@ class ScreenSink:
         screen.rows[y] = []
         screen.wrapped[y] = False
         screen.used[y] = 0
+        screen.busy[y] = 0
 
     def lose_row(self, y: int) -> None:
         """Row y is gone (pushed off a scroll region's edge, deleted or cleared): its cells are counted."""
@@ -756,11 +784,13 @@ class ScreenSink:
     def clear_lines(self, y: int, n: int) -> None:
         """``grid_clear_lines``: rows [y, y + n) emptied; the row above is unwrapped. ``n`` may be negative,
         tmux's unsigned count gone below zero: then no row is emptied, and nothing happens at all when the
-        last row it names (y + n - 1, counted from the top of the history) is before the first."""
+        last row it names (y + n - 1, counted from the top of the history) is before the first. Only the rows
+        that are not blank already are visited (Screen.busy_rows)."""
         if n == 0 or self.hsize + y + n - 1 < 0:
             return
-        for yy in range(y, y + n):
-            self.stats["cells_overwritten"] += _written(self.screen.rows[yy])
+        screen = self.screen
+        for yy in screen.busy_rows(y, y + n):
+            self.stats["cells_overwritten"] += _written(screen.rows[yy])
             self.empty_row(yy)
         if self.hsize + y != 0:
             self.unwrap(y - 1)
@@ -787,14 +817,17 @@ class ScreenSink:
             _rotate(screen.rows, low, high, d)
             _rotate(screen.wrapped, low, high, d)
             _rotate(screen.used, low, high, d)
+            _rotate(screen.busy, low, high, d)
         else:
             screen.rows[dy : dy + n] = screen.rows[py : py + n]
             screen.wrapped[dy : dy + n] = screen.wrapped[py : py + n]
             screen.used[dy : dy + n] = screen.used[py : py + n]
+            screen.busy[dy : dy + n] = screen.busy[py : py + n]
         for yy in _outside(py, dy, n):
             screen.rows[yy] = []
             screen.wrapped[yy] = False
             screen.used[yy] = 0
+            screen.busy[yy] = 0
         if self.hsize + py != 0 and (py < dy or py >= dy + n):
             self.unwrap(py - 1)
 
@@ -804,6 +837,7 @@ class ScreenSink:
         """``screen_write_linefeed``: down a row; at the bottom of the scroll region, the region scrolls."""
         if wrapped:
             self.screen.wrapped[self.cy] = True
+            self.screen.touch(self.cy)  # (a blank row can wrap: a wide character that does not fit)
         if self.cy == self.rlower:
             self.scroll_region_up()
         elif self.cy < self.height - 1:
@@ -930,10 +964,27 @@ class ScreenSink:
         if last == 0:
             self.clear_lines(0, self.height)
             return
-        for _ in range(last):
+        blank = self.screen.busy.find(1)  # (at or above the last used row)
+        if blank:
+            self.blank_rows_to_history(blank)
+        for _ in range(last - blank):
             self.scroll_region_full()
         if last < self.height:
             self.clear_lines(0, self.height - last)
+
+    def blank_rows_to_history(self, k: int) -> None:
+        """scroll_region_full k times on rows [0, k) that are all blank (above the busy ones; 0 < k < height):
+        k line feeds to the history at once and one rotation. A character on the last row then ED 2 made
+        each 14-byte sequence commit 1000 rows one at a time (_screen_c.pxi does the same)."""
+        screen = self.screen
+        self.hsize += k
+        self.history_open = False
+        self.emit("\n" * k)
+        height = len(screen.rows)
+        _rotate(screen.rows, 0, height, -k)
+        _rotate(screen.wrapped, 0, height, -k)
+        _rotate(screen.used, 0, height, -k)
+        _rotate(screen.busy, 0, height, -k)
 
     def scroll_region_full(self) -> None:
         """``grid_scroll_history``: the top row to the history, an empty row at the bottom."""
@@ -1000,6 +1051,7 @@ class ScreenSink:
         screen.rows[y] = cells
         screen.cells += len(cells) - size
         screen.used[y] = max(screen.used[y], dx + nx)
+        screen.touch(y)  # (ICH on a blank row counts it used)
         if screen.cells > self.max_live_cells:
             self.enforce_limits()
 
@@ -1069,7 +1121,7 @@ def _clean_span(row: list[str], start: int, stop: int) -> bool:
             and (joined.isascii() or not _MAYBE_WIDE.search(joined)))
 
 
-def _rotate(items: list[_Item], low: int, high: int, d: int) -> None:
+def _rotate(items: MutableSequence[_Item], low: int, high: int, d: int) -> None:
     """Rotate items[low:high] by d (0 < |d| < high - low): the item at i goes to i + d, the |d| pushed past
     one end come in at the other (_screen_c.pxi, screen_rotate)."""
     if d > 0:
