@@ -463,6 +463,53 @@ def test_text_after_lagged_scrolls_goes_to_the_cursors_row(both, ops, region, ma
     assert outputs[0] == outputs[1]
 
 
+# SU n and SD n scroll the region n times at once (scroll_up, scroll_down: the rows that leave go in runs, one
+# rotation or a lag for all). The oracle is the other way to scroll a region one row at a time, in the same
+# implementation: a line feed on its last row (SU) or RI on its first (SD), min(n, its height) times, the
+# cursor saved and restored around them. Screens with something on a few rows (most rows blank and skipped),
+# regions lagged or not (``lag`` line feeds on the region's last row just before: then the rows that leave
+# come round its end), on the main and the alternate screen.
+scroll_setup = st.lists(st.one_of(
+    st.builds(lambda y, x, text: b"\x1b[%d;%dH" % (y, x) + text, st.integers(1, 30), st.integers(1, 10),
+              st.sampled_from([b"a", b"bcd", b"w" * 14, "\u4e2d".encode(), b"\x1b[3@", b"\x1b[K"])),
+    st.sampled_from([b"\n", b"\x1bM", b"\x1b[2S", b"\x1b[T", b"\x1b[?1049h", b"\x1b[?1049l"]),
+), max_size=12)
+
+
+@settings(max_examples=300)
+@example([b"\x1b[3;1Hbcd", b"\x1b[9;1Ha"], (3, 9), 3, b"S", 6, 9, 12)  # a lagged region, the rows come round
+@example([b"\x1b[3;1Hbcd", b"\x1b[9;1Ha"], (3, 9), 2, b"T", 4, 5, 12)  # the same for SD
+@example([b"\x1b[12;1H" + b"w" * 14], (1, 12), 0, b"S", 999, 1, 12)  # the whole screen, the history's open line
+@example([b"\x1b[?1049h", b"\x1b[4;1H" + b"w" * 14], (3, 9), 1, b"T", 5, 5, 12)  # SD on the alternate screen
+@example([b"\x1b[?1049h", b"\x1b[2;1Ha"], (2, 3), 0, b"S", 2, 2, 12)  # a region of two rows on it
+@given(scroll_setup, st.tuples(st.integers(1, 30), st.integers(1, 30)), st.integers(0, 4),
+       st.sampled_from([b"S", b"T"]), st.sampled_from([1, 2, 3, 5, 7, 11, 29, 999]), st.integers(1, 30),
+       st.sampled_from([12, 30]))
+def test_su_and_sd_are_that_many_single_scrolls(both, setup, region, lag, final, n, cy, rows):
+    top, bottom = min(region[0], rows), min(region[1], rows)
+    if top >= bottom:  # (DECSTBM ignores it)
+        top, bottom = 1, rows
+    count = min(n, bottom - top + 1)
+    at_once = b"\x1b[%d%s" % (n, final)
+    if final == b"S":
+        singly = b"\x1b7\x1b[%d;1H" % bottom + b"\n" * count + b"\x1b8"
+    else:
+        singly = b"\x1b7\x1b[%d;1H" % top + b"\x1bM" * count + b"\x1b8"
+    # (any sequence but SU and SD, or text that does not fit the cursor's row, would settle the lag first)
+    before = b"".join(setup) + b"\x1b[%d;%dr\x1b[%d;1Huv\x1b[%d;1Hxy" % (top, bottom, top, min(cy, rows))
+    before += b"\x1b[%d;1H" % bottom + b"\n" * lag + b"ab"
+    for impl in both:
+        outputs = []
+        for scroll in (at_once, singly):
+            decoder = impl.TranscriptDecoder(columns=10, rows=rows)
+            out = [decoder.decode(before + scroll + b"z"), decoder.live]
+            out += [decoder.decode(scroll + b"\x1b[2J" + scroll + b"q\x1b[?1049l", final=True)]
+            stats = decoder.stats
+            del stats["sequences_removed"]  # (the single scrolls are more sequences)
+            outputs.append((out, stats))
+        assert outputs[0] == outputs[1], impl.__name__
+
+
 # Erases visit only the rows that may hold something (Screen.busy_top/busy_bottom in the core): every way a
 # blank row gets something (a write, ICH's used count, the wrapped flag of a row of spaces) and every way rows
 # move (rotations, IL/DL, a lagged region's settle, a resize under the alternate screen) must keep that

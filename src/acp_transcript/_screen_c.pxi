@@ -146,9 +146,21 @@ cdef inline void screen_blanked(Screen *screen, Py_ssize_t a, Py_ssize_t b) noex
         screen.busy_bottom = a - 1
 
 
-cdef inline bint row_blank(Row *row) noexcept nogil:
-    """What empty_row leaves (the rows outside a screen's busy ones are)."""
-    return not (row.len or row.used or row.wrapped or row.cap > SPARE_MAX_CAP)
+cdef inline Py_ssize_t screen_next_busy(Screen *screen, Py_ssize_t y, Py_ssize_t stop) noexcept nogil:
+    """The first row of [y, stop) that is not blank, stop if none. Blank is what empty_row leaves (the rows
+    outside a screen's busy range are): no cells, no used count, not wrapped, no large buffer. A busy range
+    can span many blank rows (a full row above a region and the cursor on its last row span the region);
+    this loop keeps the order and the pool in registers and tests a row with one branch (about 7
+    instructions a row, where a test of each row in a loop that also calls out reloaded both: 20)."""
+    cdef const uint32_t *order = screen.order
+    cdef const Row *pool = screen.pool
+    cdef const Row *row
+    while y < stop:
+        row = &pool[order[y]]
+        if (row.len | row.used | row.wrapped) or row.cap > SPARE_MAX_CAP:
+            return y
+        y += 1
+    return stop
 
 
 cdef inline Py_ssize_t screen_slack(Py_ssize_t height) noexcept nogil:
@@ -241,10 +253,13 @@ cdef int screen_rotate(Screen *screen, Py_ssize_t a, Py_ssize_t b, Py_ssize_t d)
     one end of the range come in at its other end. Costs min(b - a, a + height - b) + |d| entries: inside
     the range, or by moving the window (screen_shift) and putting back the rows outside the range. The
     caller keeps the busy rows (screen_mix, or screen_rotate_up's exact shift)."""
-    cdef Py_ssize_t m = d if d > 0 else -d, height = screen.height, i
+    cdef Py_ssize_t m, height = screen.height, i
     cdef uint32_t stack[ROTATE_STACK]
     cdef uint32_t *temp = stack
     cdef uint32_t *order
+    if 2 * (d if d > 0 else -d) > b - a:  # the same rotation the shorter way round (SU 999 of 1000 rows: by 1)
+        d = d - (b - a) if d > 0 else d + (b - a)
+    m = d if d > 0 else -d
     if a == 0 and b == height and screen_shift(screen, d):
         # the whole screen (a line feed at its bottom, RI at its top): the rows pushed out of the window
         # come in at its other end, and nothing else moves (the general path below does this too, through
@@ -327,6 +342,19 @@ cdef inline void screen_busy_up(Screen *screen, Py_ssize_t top, Py_ssize_t botto
     if screen.busy_top >= top and screen.busy_bottom <= bottom:  # (also when there are none)
         screen.busy_top -= screen.busy_top > top
         screen.busy_bottom -= 1
+    else:
+        screen_mix(screen, top, bottom + 1)
+
+
+cdef inline void screen_busy_moved(Screen *screen, Py_ssize_t top, Py_ssize_t bottom, Py_ssize_t d) noexcept nogil:
+    """The busy rows after rows [top, bottom] rotated by d, the |d| that came round emptied first (SU, SD and
+    ED 2 empty the rows that leave): the ones inside move by d, exactly; when some are outside, the whole
+    range may be busy."""
+    if screen.busy_top > screen.busy_bottom:
+        return
+    if screen.busy_top >= top and screen.busy_bottom <= bottom:
+        screen.busy_top += d
+        screen.busy_bottom += d
     else:
         screen_mix(screen, top, bottom + 1)
 
@@ -806,7 +834,7 @@ cdef class ScreenSink(Sink):
         return 0
 
     cdef int csi_dispatch(self, const uint32_t *params, int nparams, uint8_t final) except -1 nogil:
-        cdef Py_ssize_t n = param(params, nparams, 0, 1), m, how, top, bottom, cx, i
+        cdef Py_ssize_t n = param(params, nparams, 0, 1), m, how, top, bottom, cx
         if self.lag and final != 0x53 and final != 0x54:  # (SU and SD scroll)
             self.settle()
         if final == 0x48 or final == 0x66:  # H: CUP, f: HVP
@@ -859,14 +887,13 @@ cdef class ScreenSink(Sink):
             self.insertline(n)
         elif final == 0x4D:  # M: DL
             self.deleteline(n)
-        elif final == 0x53 or final == 0x54:  # S: SU, T: SD (inside the screen: one rotation for all, later)
+        elif final == 0x53 or final == 0x54:  # S: SU, T: SD
             if n > self.rlower - self.rupper + 1:
                 n = self.rlower - self.rupper + 1
-            for i in range(n):
-                if final == 0x53:
-                    self.scroll_up_lagged() if self.lags else self.scroll_region_up()
-                else:
-                    self.scroll_down_lagged() if self.lags else self.scroll_region_down()
+            if final == 0x53:
+                self.scroll_up(n)
+            else:
+                self.scroll_down(n)
         elif final == 0x72:  # r: DECSTBM
             top = param(params, nparams, 0, 1)
             bottom = param(params, nparams, 1, self.height)
@@ -1290,16 +1317,17 @@ cdef class ScreenSink(Sink):
     cdef int clear_lines(self, Py_ssize_t y, Py_ssize_t n) except -1 nogil:
         """Rows [y, y + n) emptied: only the busy ones are visited (Screen.busy_top), and of those only the
         ones that are not blank already are emptied."""
-        cdef Py_ssize_t yy
+        cdef Py_ssize_t yy, stop
         cdef Row *row
         if n == 0 or self.hsize + y + n - 1 < 0:
             return 0
-        for yy in range(y if y > self.screen.busy_top else self.screen.busy_top,
-                        y + n if y + n <= self.screen.busy_bottom else self.screen.busy_bottom + 1):
+        stop = y + n if y + n <= self.screen.busy_bottom else self.screen.busy_bottom + 1
+        yy = screen_next_busy(&self.screen, y if y > self.screen.busy_top else self.screen.busy_top, stop)
+        while yy < stop:
             row = row_at(&self.screen, yy)
-            if not row_blank(row):
-                self.stats[S_OVERWRITTEN] += written_cells(row.cells, 0, row.len)
-                self.empty_row(yy)
+            self.stats[S_OVERWRITTEN] += written_cells(row.cells, 0, row.len)
+            self.empty_row(yy)
+            yy = screen_next_busy(&self.screen, yy + 1, stop)
         screen_blanked(&self.screen, y, y + n)
         if self.hsize + y != 0:
             self.unwrap(y - 1)
@@ -1409,6 +1437,93 @@ cdef class ScreenSink(Sink):
     cdef int scroll_region_down(self) except -1 nogil:
         return self.move_lines(self.rupper + 1, self.rupper, self.rlower - self.rupper)
 
+    cdef int scroll_up(self, Py_ssize_t n) except -1 nogil:
+        """See _screen_py.ScreenSink.scroll_up. In a lagged region (scroll_up_lagged) the rows leave from where
+        the lag left the region's top, in two runs when they come round its end, and the lag grows by n
+        instead of a rotation."""
+        cdef Py_ssize_t top = self.rupper, bottom = self.rlower, size = bottom + 1 - top
+        cdef Py_ssize_t first = top + self.lag, split, i
+        if self.has_main and size < 3:
+            for i in range(n):
+                self.scroll_region_up()
+            return 0
+        split = first + n if first + n <= bottom + 1 else bottom + 1
+        self.leave_rows(first, split)
+        self.leave_rows(top, top + n - (split - first))
+        if self.lags:
+            self.lag = (self.lag + n) % size
+        elif n < size:
+            screen_rotate(&self.screen, top, bottom + 1, -n)
+            screen_busy_moved(&self.screen, top, bottom, -n)
+        return 0
+
+    cdef int scroll_down(self, Py_ssize_t n) except -1 nogil:
+        """See _screen_py.ScreenSink.scroll_down. In a lagged region (scroll_down_lagged) the last n rows are
+        where the lag puts them (two runs when they come round its end), and the lag shrinks by n instead of
+        a rotation."""
+        cdef Py_ssize_t top = self.rupper, bottom = self.rlower, size = bottom + 1 - top
+        cdef Py_ssize_t first = top + (self.lag + size - n) % size, split
+        split = first + n if first + n <= bottom + 1 else bottom + 1
+        self.drop_rows(first, split)
+        self.drop_rows(top, top + n - (split - first))
+        row_at(&self.screen, top + self.lag).wrapped = False
+        if self.lags:
+            self.lag = (self.lag + size - n) % size
+        elif n < size:
+            screen_rotate(&self.screen, top, bottom + 1, n)
+            screen_busy_moved(&self.screen, top, bottom, n)
+        if self.hsize + top != 0:
+            self.unwrap(top - 1)
+        return 0
+
+    cdef int leave_rows(self, Py_ssize_t a, Py_ssize_t b) except -1 nogil:
+        """See _screen_py.ScreenSink.leave_rows. The rows outside the busy range are blank, and so are many
+        inside it (a range from a full row above a region to the cursor on its last row spans the region):
+        those only add to the run of line feeds (screen_next_busy, where to_history and empty_row cost 14 ns
+        a row)."""
+        cdef Py_ssize_t y, start, stop, run
+        if b <= a:
+            return 0
+        if self.has_main:
+            self.drop_rows(a, b)
+            if self.hsize + self.rupper != 0:
+                self.unwrap(self.rupper - 1)
+            return 0
+        start = a if a > self.screen.busy_top else self.screen.busy_top
+        stop = b if b <= self.screen.busy_bottom else self.screen.busy_bottom + 1
+        if start >= stop:  # (also an empty range whose top is inside [a, b))
+            start = stop = b
+        y = screen_next_busy(&self.screen, start, stop)
+        run = y - a
+        while y < stop:
+            self.blank_lines_to_history(run)
+            self.to_history(y)
+            self.empty_row(y)
+            start = screen_next_busy(&self.screen, y + 1, stop)
+            run = start - (y + 1)
+            y = start
+        self.blank_lines_to_history(run + b - stop)
+        screen_blanked(&self.screen, a, b)
+        return 0
+
+    cdef int drop_rows(self, Py_ssize_t a, Py_ssize_t b) except -1 nogil:
+        """Rows [a, b) are lost (drop_row): only the ones in the busy range that are not blank."""
+        cdef Py_ssize_t stop = b if b <= self.screen.busy_bottom else self.screen.busy_bottom + 1
+        cdef Py_ssize_t y = screen_next_busy(&self.screen, a if a > self.screen.busy_top else self.screen.busy_top, stop)
+        while y < stop:
+            self.drop_row(y)
+            y = screen_next_busy(&self.screen, y + 1, stop)
+        screen_blanked(&self.screen, a, b)
+        return 0
+
+    cdef int blank_lines_to_history(self, Py_ssize_t m) except -1 nogil:
+        """m blank rows to the history: m line feeds at once (what to_history writes for each)."""
+        if m > 0:
+            self.hsize += m
+            self.history_open = False
+            buf_put_lfs(self.out, m)
+        return 0
+
     cdef int reverseindex(self) except -1 nogil:
         if self.cy == self.rupper:
             self.scroll_region_down()
@@ -1517,31 +1632,17 @@ cdef class ScreenSink(Sink):
         return self.clear_cells(self.cy, 0, self.cx + 1)
 
     cdef int clearscreen(self) except -1 nogil:
-        cdef Py_ssize_t last, i, blank
+        cdef Py_ssize_t last
         if self.has_main:
             return self.clear_lines(0, self.height)
         last = screen_last_used(&self.screen) + 1
         if last == 0:
             return self.clear_lines(0, self.height)
-        blank = self.screen.busy_top if self.screen.busy_top < last else 0
-        if blank:
-            self.blank_rows_to_history(blank)
-        for i in range(last - blank):
-            self.scroll_region_full()
+        self.leave_rows(0, last)  # (scroll_region_full last times, the rotation once)
         if last < self.height:
+            screen_rotate(&self.screen, 0, self.height, -last)
+            screen_busy_moved(&self.screen, 0, self.height - 1, -last)
             self.clear_lines(0, self.height - last)
-        return 0
-
-    cdef int blank_rows_to_history(self, Py_ssize_t k) except -1 nogil:
-        """scroll_region_full k times on rows [0, k) that are all blank (above the busy ones; 0 < k < height):
-        k line feeds to the history at once and one rotation. A character on the last row then ED 2 made
-        each 14-byte sequence commit 1000 rows one at a time (0.7 MB/s, benchmarks/README.md, round 13)."""
-        self.hsize += k
-        self.history_open = False
-        buf_put_lfs(self.out, k)
-        screen_rotate(&self.screen, 0, self.screen.height, -k)
-        self.screen.busy_top -= k
-        self.screen.busy_bottom -= k
         return 0
 
     cdef int scroll_region_full(self) except -1 nogil:
