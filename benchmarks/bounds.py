@@ -69,6 +69,11 @@ CASES = {
     # huge moves), SD loses them
     "sized 80x1000: x and SU 999 in the middle half": ("b'\\x1b[250;750r'", "b'x\\x1b[999S' * 9362"),
     "sized 80x1000: x and SD 999 in the middle half": ("b'\\x1b[250;750r'", "b'x\\x1b[999T' * 9362"),
+    # ...and of the whole screen, where the cursor reaches the last row (the busy range then spans the screen):
+    # SU and SD n are n scrolls at once (scroll_up, scroll_down: the rows that leave in runs, one rotation)
+    "sized 80x1000: x and SU 999 on the whole screen": ("b''", "b'x\\x1b[999S' * 9362"),
+    "sized 80x1000: x and SD 999 on the whole screen": ("b''", "b'x\\x1b[999T' * 9362"),
+    "sized 80x1000: x and SU 999 on the alternate screen": ("b'\\x1b[?1049h'", "b'x\\x1b[999S' * 9362"),
     # erases of the whole screen visit only the rows that may hold something (Screen.busy_top/busy_bottom)
     "sized 80x1000: ED 0 from the top": ("b''", "b'\\x1b[H\\x1b[J' * 10922"),
     "sized 80x1000: ED 2": ("b''", "b'\\x1b[2J' * 16384"),
