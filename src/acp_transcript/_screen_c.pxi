@@ -916,7 +916,12 @@ cdef class ScreenSink(Sink):
         elif final == 0x53 or final == 0x54:  # S: SU, T: SD
             if n > self.rlower - self.rupper + 1:
                 n = self.rlower - self.rupper + 1
-            if final == 0x53:
+            if n == 1:  # the one-row paths (a call to scroll_up or scroll_down cost SD 1 in a region 30% more)
+                if final == 0x53:
+                    self.scroll_up_lagged() if self.lags else self.scroll_region_up()
+                else:
+                    self.scroll_down_lagged() if self.lags else self.scroll_region_down()
+            elif final == 0x53:
                 self.scroll_up(n)
             else:
                 self.scroll_down(n)

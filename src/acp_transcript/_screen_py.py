@@ -450,10 +450,14 @@ class ScreenSink:
             self.insertline(n)
         elif final == 0x4D:  # M: 8.3.32 DL
             self.deleteline(n)
-        elif final == 0x53:  # S: 8.3.147 SU
-            self.scroll_up(min(n, self.rlower - self.rupper + 1))
-        elif final == 0x54:  # T: 8.3.113 SD
-            self.scroll_down(min(n, self.rlower - self.rupper + 1))
+        elif final == 0x53 or final == 0x54:  # S: 8.3.147 SU, T: 8.3.113 SD
+            n = min(n, self.rlower - self.rupper + 1)
+            if n == 1:  # (the one-row paths)
+                self.scroll_region_up() if final == 0x53 else self.scroll_region_down()
+            elif final == 0x53:
+                self.scroll_up(n)
+            else:
+                self.scroll_down(n)
         elif final == 0x72:  # r: DECSTBM
             top = params[0] if params and params[0] else 1
             bottom = params[1] if len(params) > 1 and params[1] else self.height
@@ -863,7 +867,7 @@ class ScreenSink:
         self.move_lines(self.rupper + 1, self.rupper, self.rlower - self.rupper)
 
     def scroll_up(self, n: int) -> None:
-        """SU n, n at most the region's height: what n calls of scroll_region_up do (tmux's
+        """SU n, 1 < n <= the region's height: what n calls of scroll_region_up do (tmux's
         ``screen_write_scrollup`` loops), at once. The region's top n rows leave in order (leave_rows: to
         the history, the blank ones as runs of line feeds; lost on the alternate screen) and the rows below
         move up n with one rotation. SU 999 in a region of 500 rows was 500 scrolls a sequence (0.006 MB/s
@@ -879,7 +883,7 @@ class ScreenSink:
             self.screen.rotate(top, bottom + 1, -n)
 
     def scroll_down(self, n: int) -> None:
-        """SD n, n at most the region's height: what n calls of scroll_region_down (move_lines) do, at once.
+        """SD n, 1 < n <= the region's height: what n calls of scroll_region_down (move_lines) do, at once.
         The region's last n rows are lost (counted), its top row is unwrapped (the first move_lines does so
         before it moves it), the rest move down n with one rotation and n empty rows come in at its top; the
         row above the region is unwrapped (or the history's open line ended)."""
