@@ -43,8 +43,8 @@ ONLY_PY = {
     # a fallback line is an immutable str: an edit builds the new line and puts it back (trimmed); the core
     # edits the line in place through a pointer (cursor_line, in ONLY_C)
     ("LineWindow", "replace_line"),
-    # the rows of the busy range that are not blank, found with compress over list slices (a Python test of
-    # each row is 60-80 ns); the core's clear_lines tests each row of the range (row_blank, a few ns)
+    # the busy rows of [a, b) as a list, found with bytearray.find; the core steps through them with
+    # screen_next_busy (no list: its callers stop at each one)
     ("Screen", "busy_rows"),
 }
 ONLY_C = {

@@ -83,8 +83,9 @@ ctypedef struct Row:
     bint wrapped
 
 ctypedef struct Screen:
-    # Row y is pool[order[y]]. Line inserts, deletes and scrolls (IL, DL, SU, SD, RI, LF at the bottom of a
-    # region) rotate a range of ``order``, 4 bytes a row, never the 40-byte rows themselves; and ``order`` is a
+    # Row y is pool[order[y] & ROW_SLOT] (row_at; the entry's top bit says whether the row may hold something,
+    # ROW_BUSY). Line inserts, deletes and scrolls (IL, DL, SU, SD, RI, LF at the bottom of a
+    # region) rotate a range of ``order``, 4 bytes a row, never the 48-byte rows themselves; and ``order`` is a
     # window into ``block`` with spare entries on both sides, so a rotation that touches an end of the screen
     # can move the window and the few rows on the other side of the range instead (screen_rotate). tmux moves
     # its grid lines (grid_view_insert_lines): 3 MB/s for RI at the top of a 1000-row screen, as this did.
@@ -102,7 +103,8 @@ ctypedef struct Screen:
     # buffer (what empty_row leaves); top > bottom when all are. Erasing a tall screen then visits only
     # rows that may hold something: ED over 1000 empty rows visited each, 0.8-1.2 MB/s (round 13). Kept
     # through rotations, which move rows by position: screen_touch on a write, screen_mix when rows are
-    # rearranged, screen_blanked when they are erased, and screen_rotate_up shifts it exactly.
+    # rearranged, screen_blanked when they are erased, and screen_rotate_up shifts it exactly. Inside it, the
+    # entries' busy bits tell the rows that may hold something from the blank ones (screen_next_busy).
     Py_ssize_t busy_top
     Py_ssize_t busy_bottom
 

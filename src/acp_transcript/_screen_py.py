@@ -143,8 +143,8 @@ class Screen:
         # with the rows by the same list operations. Erases and the last-row scans then find the rows that
         # hold something with bytearray.find (memchr) instead of testing each row in Python: ED 2 repeated on
         # an empty 1000-row screen looked at every row, 0.01 MB/s (benchmarks/README.md, round 14). The
-        # Cython twin keeps a range of busy rows instead (Screen in _screen_c.pxi), where testing a row
-        # costs a few nanoseconds.
+        # Cython twin keeps the same flag as the top bit of each row's entry in its row order, inside a range
+        # of busy rows (Screen in _screen_c.pxi).
         self.busy = bytearray(height)
 
     def remove_row(self, y: int) -> None:
