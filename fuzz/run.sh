@@ -65,8 +65,13 @@ for seed in harness.seeds():
 # unit too and is the slower twin (benchmarks/README.md: bounds), so the time limit is the fallback's.
 "$python" "$root/fuzz/fuzz_decoder.py" -max_total_time="$seconds" -max_len=140000 -len_control=100 \
     -dict="$root/fuzz/decoder.dict" -timeout=60 -rss_limit_mb=4096 -malloc_limit_mb=1024 -print_final_stats=1 \
-    -artifact_prefix="$root/fuzz/out/" "$root/build/fuzz-corpus" 2>&1 \
-    | grep -E "^(#[0-9]+[[:space:]]+(INITED|DONE|pulse)|stat::|==|.*ERROR|.*runtime error|.*[Tt]imeout|.*out-of-memory)" || true
+    -artifact_prefix="$root/fuzz/out/" "$root/build/fuzz-corpus" > "$build/fuzz.log" 2>&1 || true
+grep -E "^(#[0-9]+[[:space:]]+(INITED|DONE|pulse)|stat::|==|.*ERROR|.*runtime error|.*[Tt]imeout|.*out-of-memory)" \
+    "$build/fuzz.log" || true
+# A run that never started (a dictionary line libFuzzer cannot parse, a bad flag) has no INITED line: without
+# this it read as "no findings" after 0 executions.
+grep -qE "^#[0-9]+[[:space:]]+INITED" "$build/fuzz.log" || {
+    tail -20 "$build/fuzz.log"; echo "the fuzzer did not start (log: $build/fuzz.log)"; exit 1; }
 findings=$(find "$root/fuzz/out" -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*')
 if [ -n "$findings" ]; then
     echo "findings:"; echo "$findings"
