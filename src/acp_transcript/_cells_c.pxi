@@ -632,6 +632,16 @@ cdef inline int buf_put_lf(Buf *buf, bint head) except -1 nogil:
     return buf_put(buf, LF)
 
 
+cdef inline bint buf_put_head_lf(Buf *buf) noexcept nogil:
+    """A LF into the head if data is empty and the head has room (no call); False, and nothing written, if not."""
+    if buf.len or buf.hlen == buf.hcap:
+        return False
+    buf.head[buf.hlen] = LF
+    buf.hlen += 1
+    buf_note_ascii(buf, 0, LF)
+    return True
+
+
 cdef int buf_put_lfs(Buf *buf, Py_ssize_t n) except -1 nogil:
     """n LFs at once: in the head while data is empty, as buf_put_ascii puts one."""
     cdef Py_ssize_t i
