@@ -10,6 +10,12 @@ run that only built the input, which moved by about 0.5 per byte between process
 few hundred instructions.
 Mode ``sized`` is render mode at 80x24 (SPEC 2.8). ``--src DIR`` measures the core importable from DIR (say, a worktree of an older commit built in place),
 so two versions can be compared in one sitting.
+
+    python benchmarks/instructions.py --bounds "sized 80x1000,tabs" [--size 1000000] [--src DIR]
+
+counts the rows of benchmarks/bounds.py whose names contain one of the comma-separated pieces instead, fed
+as bounds.py feeds them (the row's start, then its block repeated to ``--size`` bytes in 64 KiB chunks, in
+render mode with the row's options): the counts beside its MB/s.
 """
 
 from __future__ import annotations
@@ -37,9 +43,35 @@ decoder.decode(b"", final=True)
 """
 
 
+BOUNDS_CHILD = r"""
+import sys
+sys.path.insert(0, {src!r})
+from acp_transcript import _decoder_c
+start, block = {start}, {block}
+decoder = _decoder_c.TranscriptDecoder(**{options!r})
+total_in = len(start)
+decoder.decode(start)
+while total_in < {size}:
+    for i in range(0, len(block), 65536):
+        decoder.decode(block[i : i + 65536])
+    total_in += len(block)
+decoder.decode(b"", final=True)
+print(total_in)
+"""
+
+
 def instructions(src: str, corpus: str, size: int, mode: str) -> int:
     options = {"mode": mode} if mode != "sized" else {"columns": 80, "rows": 24}
-    code = CHILD.format(src=src, here=HERE, corpus=corpus, size=size, options=options)
+    return collected(CHILD.format(src=src, here=HERE, corpus=corpus, size=size, options=options))[0]
+
+
+def bounds_instructions(src: str, start: str, block: str, size: int, options: dict) -> float:
+    count, stdout = collected(BOUNDS_CHILD.format(src=src, start=start, block=block, size=size, options=options))
+    return count / int(stdout)
+
+
+def collected(code: str) -> tuple[int, str]:
+    """Instructions inside decode() while ``code`` runs, and what it printed."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         result = subprocess.run(
@@ -51,7 +83,7 @@ def instructions(src: str, corpus: str, size: int, mode: str) -> int:
     match = re.search(r"Collected : (\d+)", result.stderr)
     if match is None:
         raise RuntimeError(result.stderr[-2000:])
-    return int(match.group(1))
+    return int(match.group(1)), result.stdout
 
 
 def main() -> None:
@@ -64,7 +96,18 @@ def main() -> None:
     parser.add_argument("--src", default=os.path.join(os.path.dirname(HERE), "src"))
     parser.add_argument("--corpora", help="comma-separated names from corpora.CORPORA or corpora.SHAPES "
                                           "(default: every corpus of CORPORA)")
+    parser.add_argument("--bounds", help="comma-separated pieces of benchmarks/bounds.py row names")
     args = parser.parse_args()
+    if args.bounds:
+        from bounds import CASES, OPTIONS
+
+        print(f"instructions per input byte, bounds.py rows of {args.size} bytes, core from {args.src}")
+        print("| row | instructions/byte |\n|---|---|")
+        for name, (start, block) in CASES.items():
+            if any(piece in name for piece in args.bounds.split(",")):
+                per_byte = bounds_instructions(args.src, start, block, args.size, OPTIONS.get(name, {}))
+                print(f"| {name} | {per_byte:.1f} |", flush=True)
+        return
     print(f"instructions per input byte, {args.size} bytes in 4 KiB chunks, core from {args.src}")
     print("| corpus | mode | instructions/byte |\n|---|---|---|")
     for corpus in args.corpora.split(",") if args.corpora else corpora.CORPORA:
