@@ -78,6 +78,30 @@ def test_a_log_scrolling_through_the_screen(both, columns, rows):
     assert outputs[0][0].startswith("x" * 0 + "0\nx1\nxx2\n")
 
 
+def test_a_tall_screen_recentres_its_rows_both_ways(both):
+    """A screen keeps as many spare row entries on each side as it has rows; line feeds at the bottom, RI at
+    the top and IL on row 2 move the window through them and recentre it when a side runs out (once per
+    ``rows`` shifts: at 1 500 rows, past the 1 024 it kept before round 15). Numbered rows show any row out
+    of place; both twins, any chunking."""
+    rows = 1500
+    data = b"".join(b"\x1b[%d;1Hrow %d" % (y, y) for y in range(1, rows + 1, 7))
+    data += b"\x1b[%d;1H" % rows + b"".join(b"\nline %d" % n for n in range(2 * rows + 17))
+    data += b"\x1b[H" + b"\x1bMtop" * (rows + 31) + b"\x1b[2;1H" + b"\x1b[Lil" * (rows + 5)
+    data += b"\x1b[%d;1H" % rows + b"\nend" * 40
+    c, py = both
+    results = []
+    for impl in (c, py):
+        for step in (len(data), 4096, 1001):
+            decoder = impl.TranscriptDecoder(columns=20, rows=rows)
+            out = "".join(decoder.decode(data[i : i + step]) for i in range(0, len(data), step))
+            results.append((out, decoder.live, decoder.decode(b"", final=True), decoder.stats))
+    assert all(result == results[0] for result in results)
+    # the first 1 500 rows scrolled off are the numbered ones (a row every 7), then the lines, in order
+    committed = results[0][0].split("\n")
+    assert [line for line in committed[:rows] if line] == ["row %d" % y for y in range(1, rows + 1, 7)]
+    assert [line for line in committed if line.startswith("line")] == ["line %d" % n for n in range(rows + 17)]
+
+
 @pytest.mark.parametrize("data", [
     "\rdl |██   | 4%\rdl |███  | 6%\rdl |█████| 9%".encode(),  # a redraw over one-cell characters
     "中文字\r日本\rab\rxyz".encode(),  # over wide characters: the exact path clears their halves
