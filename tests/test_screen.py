@@ -534,6 +534,36 @@ def test_su_and_sd_are_that_many_single_scrolls(both, setup, region, lag, final,
         assert outputs[0] == outputs[1], impl.__name__
 
 
+# The core's scans also skip a hole: rows an erase or a scroll left blank (Screen.hole_top/hole_bottom), moved
+# with exact rotations, shrunk by writes, dropped when rows are mixed. Rows outside a region must never fall
+# into a region's hole when it moves: rows below it written first, region scrolls and erases of many rows
+# in any order, then erases that must find every row. The fallback finds busy rows by flag: it is the oracle.
+hole_ops = st.lists(st.one_of(
+    st.builds(lambda y, text: b"\x1b[%d;1H" % y + text, st.integers(1, 30), st.sampled_from([b"a", b"w" * 14])),
+    st.builds(lambda t, b: b"\x1b[%d;%dr" % (min(t, b), max(t, b)), st.integers(1, 30), st.integers(1, 30)),
+    st.builds(lambda n, final: b"\x1b[%d%s" % (n, final), st.sampled_from([1, 2, 5, 8, 10, 17, 999]),
+              st.sampled_from([b"S", b"T", b"L", b"M"])),
+    st.builds(lambda y, k: b"\x1b[%d;1H\x1b[%dJ" % (y, k), st.integers(1, 30), st.integers(0, 2)),
+    st.sampled_from([b"\n", b"\x1bM", b"\x1b[?1049h", b"\x1b[?1049l"]),
+), max_size=14)
+
+
+@settings(max_examples=300)
+# a hole in a region inside the screen (SU 10 leaves rows there; its rotation lags), SD 8, then erases
+@example([b"\x1b[26;1Hbelow", b"\x1b[5;20r", b"\x1b[6;1Hin", b"\x1b[10S", b"\x1b[8T"])
+# the same on the whole screen, where the hole moves with the rotation and the rows that came round are it
+@example([b"\x1b[26;1Hbelow", b"\x1b[6;1Hin", b"\x1b[10S", b"\x1b[30;1Hx", b"\x1b[8T", b"\x1b[3;1Hw"])
+@given(hole_ops)
+def test_region_scrolls_and_erases_keep_every_row_they_do_not_blank(both, ops):
+    outputs = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=10, rows=30)
+        out = [decoder.decode(b"".join(ops)), decoder.live, decoder.decode(b"\x1b[r\x1b[2J")]
+        out += [decoder.decode(b"\x1b[?1049l\x1b[1;1Hy\x1b[30;1Hz\x1b[2J", final=True)]
+        outputs.append((out, decoder.stats))
+    assert outputs[0] == outputs[1]
+
+
 # Erases visit only the rows that may hold something (Screen.busy_top/busy_bottom in the core): every way a
 # blank row gets something (a write, ICH's used count, the wrapped flag of a row of spaces) and every way rows
 # move (rotations, IL/DL, a lagged region's settle, a resize under the alternate screen) must keep that

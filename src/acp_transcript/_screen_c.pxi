@@ -107,6 +107,13 @@ ctypedef struct Screen:
     # entries' busy bits tell the rows that may hold something from the blank ones (screen_next_busy).
     Py_ssize_t busy_top
     Py_ssize_t busy_bottom
+    # Rows [hole_top, hole_bottom] are blank (hole_top > hole_bottom: no such rows): the rows an erase or a
+    # scroll left blank, kept while the writes that reach them shrink it (screen_touch) and rotations move
+    # it exactly, else dropped. Scans skip it: a busy range spans the screen as soon as something sits near
+    # each end (the cursor's row on the last, the row SU 999 brought to the top), and each SU 999 on the
+    # alternate screen then tested 1000 entries.
+    Py_ssize_t hole_top
+    Py_ssize_t hole_bottom
 
 
 cdef enum:
@@ -134,9 +141,19 @@ cdef inline void screen_blank_entry(Screen *screen, Py_ssize_t y) noexcept nogil
     screen.order[y] &= ROW_SLOT
 
 
+cdef inline void screen_no_hole(Screen *screen) noexcept nogil:
+    screen.hole_top = PY_SSIZE_T_MAX
+    screen.hole_bottom = -1
+
+
 cdef inline void screen_touch(Screen *screen, Py_ssize_t y) noexcept nogil:
     """Row y may hold something now (cells, a used count, the wrapped flag)."""
     screen.order[y] |= ROW_BUSY
+    if screen.hole_top <= y <= screen.hole_bottom:  # the hole keeps its larger side
+        if y - screen.hole_top >= screen.hole_bottom - y:
+            screen.hole_bottom = y - 1
+        else:
+            screen.hole_top = y + 1
     if screen.busy_top > screen.busy_bottom:  # none was (a range shifted past its end: screen_busy_up)
         screen.busy_top = screen.busy_bottom = y
     elif y < screen.busy_top:
@@ -146,8 +163,11 @@ cdef inline void screen_touch(Screen *screen, Py_ssize_t y) noexcept nogil:
 
 
 cdef inline void screen_mix(Screen *screen, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
-    """Rows [a, b) are about to be rearranged: if any of them may hold something, any of them may after."""
+    """Rows [a, b) are about to be rearranged: if any of them may hold something, any of them may after (and
+    a hole that meets them is gone)."""
     if screen.busy_top <= screen.busy_bottom and screen.busy_top < b and screen.busy_bottom >= a:
+        if screen.hole_top < b and screen.hole_bottom >= a:
+            screen_no_hole(screen)
         if a < screen.busy_top:
             screen.busy_top = a
         if b - 1 > screen.busy_bottom:
@@ -155,7 +175,11 @@ cdef inline void screen_mix(Screen *screen, Py_ssize_t a, Py_ssize_t b) noexcept
 
 
 cdef inline void screen_blanked(Screen *screen, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
-    """Rows [a, b) are blank now: the busy rows shrink where they end inside them."""
+    """Rows [a, b) are blank now: the busy rows shrink where they end inside them; they are the hole if they
+    are more rows than it."""
+    if b - a > screen.hole_bottom + 1 - screen.hole_top:
+        screen.hole_top = a
+        screen.hole_bottom = b - 1
     if a <= screen.busy_top and screen.busy_bottom < b:
         screen.busy_top = PY_SSIZE_T_MAX
         screen.busy_bottom = -1
@@ -168,11 +192,25 @@ cdef inline void screen_blanked(Screen *screen, Py_ssize_t a, Py_ssize_t b) noex
 cdef inline Py_ssize_t screen_next_busy(Screen *screen, Py_ssize_t y, Py_ssize_t stop) noexcept nogil:
     """The first row of [y, stop) that is not blank, stop if none. Blank is what empty_row leaves (the rows
     outside a screen's busy range are): no cells, no used count, not wrapped, no large buffer. A busy range
-    can span many blank rows (a full row above a region and the cursor on its last row span the region);
-    the scan reads the busy bits of ``order``, 32 entries a test, then 8, then one (about 0.5 instructions a
-    row: eight entries a test cost 2, testing the rows themselves 7, and 20 in a loop that also calls out). A
-    set bit is a row that may be busy: the callers handle a blank one as the rows they skip."""
-    cdef const uint32_t *order = screen.order
+    can span many blank rows (a full row above a region and the cursor on its last row span the region):
+    the hole is skipped, and the rest is read from the busy bits (screen_scan_bits). A set bit is a row that
+    may be busy: the callers handle a blank one as the rows they skip."""
+    cdef Py_ssize_t found
+    if screen.hole_top < stop and screen.hole_bottom >= y:  # the hole meets [y, stop)
+        if y < screen.hole_top:
+            found = screen_scan_bits(screen.order, y, screen.hole_top)
+            if found < screen.hole_top:
+                return found
+        y = screen.hole_bottom + 1
+        if y >= stop:
+            return stop
+    return screen_scan_bits(screen.order, y, stop)
+
+
+cdef inline Py_ssize_t screen_scan_bits(const uint32_t *order, Py_ssize_t y, Py_ssize_t stop) noexcept nogil:
+    """The first entry of [y, stop) whose busy bit is set, stop if none: 32 entries a test, then 8, then one
+    (about 0.5 instructions a row: eight entries a test cost 2, testing the rows themselves 7, and 20 in a
+    loop that also calls out)."""
     cdef uint32_t any
     cdef int i
     while stop - y >= 32:  # (y may be PY_SSIZE_T_MAX, an empty busy range's top: y + 32 would overflow)
@@ -227,6 +265,7 @@ cdef int screen_new(Screen *screen, Py_ssize_t height) except -1 nogil:
     screen.pooled = height
     screen.pool_cap = height + 1
     screen_place(screen, height)
+    screen_no_hole(screen)
     for y in range(height):
         screen.order[y] = <uint32_t>y
     screen.height = height
@@ -375,6 +414,12 @@ cdef inline void screen_busy_up(Screen *screen, Py_ssize_t top, Py_ssize_t botto
     feed at the bottom of the screen); when some are outside, the whole range may be busy. (A range that
     ends above its top is empty, however far: screen_touch, screen_mix and the loops over it need no other
     form.)"""
+    if screen.hole_bottom >= top and screen.hole_top <= bottom:  # (never when there is none)
+        if screen.hole_top >= top and screen.hole_bottom <= bottom:  # the row at top was blank: it goes round
+            screen.hole_top -= screen.hole_top > top
+            screen.hole_bottom -= 1
+        else:
+            screen_no_hole(screen)
     if screen.busy_top >= top and screen.busy_bottom <= bottom:  # (also when there are none)
         screen.busy_top -= screen.busy_top > top
         screen.busy_bottom -= 1
@@ -385,7 +430,19 @@ cdef inline void screen_busy_up(Screen *screen, Py_ssize_t top, Py_ssize_t botto
 cdef inline void screen_busy_moved(Screen *screen, Py_ssize_t top, Py_ssize_t bottom, Py_ssize_t d) noexcept nogil:
     """The busy rows after rows [top, bottom] rotated by d, the |d| that came round emptied first (SU, SD and
     ED 2 empty the rows that leave): the ones inside move by d, exactly; when some are outside, the whole
-    range may be busy."""
+    range may be busy. The hole moves by d if it stays inside, else it is gone; the |d| rows that came round
+    are the hole if they are more rows than it (SU 999 brings 999 blank rows to the bottom)."""
+    cdef Py_ssize_t m = -d if d < 0 else d
+    if screen.hole_bottom >= top and screen.hole_top <= bottom:
+        if screen.hole_top >= top and screen.hole_bottom <= bottom and top <= screen.hole_top + d \
+                and screen.hole_bottom + d <= bottom:
+            screen.hole_top += d
+            screen.hole_bottom += d
+        else:
+            screen_no_hole(screen)
+    if m > screen.hole_bottom + 1 - screen.hole_top:
+        screen.hole_top = bottom + 1 - m if d < 0 else top
+        screen.hole_bottom = bottom if d < 0 else top + m - 1
     if screen.busy_top > screen.busy_bottom:
         return
     if screen.busy_top >= top and screen.busy_bottom <= bottom:
@@ -645,6 +702,7 @@ cdef class ScreenSink(Sink):
                 screen_insert_row(screen, screen.height)
             screen.busy_top = 0  # (rows came and went: any may hold something; their busy bits went with them)
             screen.busy_bottom = height - 1
+            screen_no_hole(screen)
         self.columns = columns
         self.height = height
         self.set_region(0, height - 1)
