@@ -21,6 +21,7 @@ render mode with the row's options): the counts beside its MB/s.
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import re
 import subprocess
@@ -43,42 +44,32 @@ decoder.decode(b"", final=True)
 """
 
 
-BOUNDS_CHILD = r"""
-import sys
-sys.path.insert(0, {src!r})
-from acp_transcript import _decoder_c
-start, block = {start}, {block}
-decoder = _decoder_c.TranscriptDecoder(**{options!r})
-total_in = len(start)
-decoder.decode(start)
-while total_in < {size}:
-    for i in range(0, len(block), 65536):
-        decoder.decode(block[i : i + 65536])
-    total_in += len(block)
-decoder.decode(b"", final=True)
-print(total_in)
-"""
-
-
 def instructions(src: str, corpus: str, size: int, mode: str) -> int:
     options = {"mode": mode} if mode != "sized" else {"columns": 80, "rows": 24}
     return collected(CHILD.format(src=src, here=HERE, corpus=corpus, size=size, options=options))[0]
 
 
 def bounds_instructions(src: str, start: str, block: str, size: int, options: dict) -> float:
-    count, stdout = collected(BOUNDS_CHILD.format(src=src, start=start, block=block, size=size, options=options))
-    return count / int(stdout)
+    """bounds.py's own measuring script (bounds.CHILD), run under callgrind: the same input as its MB/s."""
+    from bounds import CHILD as BOUNDS_CHILD
+
+    code = BOUNDS_CHILD.format(module="_decoder_c", start=start, block=block, size_mb=size / 1_000_000,
+                               mode="render", options=options, chunk_cells=0)
+    count, stdout = collected(code, src)
+    return count / ast.literal_eval(stdout.strip().splitlines()[-1])["in"]
 
 
-def collected(code: str) -> tuple[int, str]:
-    """Instructions inside decode() while ``code`` runs, and what it printed."""
+def collected(code: str, src: str | None = None) -> tuple[int, str]:
+    """Instructions inside decode() while ``code`` runs (importing the core from ``src`` if given), and what
+    it printed."""
+    env = dict(os.environ, PYTHONPATH=src) if src else None
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         result = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
              # decode() only (Cython names its wrapper ..._TranscriptDecoder_<n>decode)
              "--toggle-collect=*TranscriptDecoder_*decode", sys.executable, "-c", code],
-            capture_output=True, text=True, check=True,
+            capture_output=True, text=True, check=True, env=env,
         )
     match = re.search(r"Collected : (\d+)", result.stderr)
     if match is None:
