@@ -71,8 +71,9 @@ ONLY_C = {
     ("LineWindow", "append_line"), ("LineWindow", "release_line"), ("LineWindow", "free_lines"),
     ("LineWindow", "line_room"),
     # newline's one-line scroll of a full window, reusing the top line's buffer (the fallback's lines are str
-    # in a list: appending one and committing the top is already a list operation each)
-    ("LineWindow", "scroll"),
+    # in a list: appending one and committing the top is already a list operation each); scroll_line is its
+    # case for lines of cells, kept out of line so that the common case inlines
+    ("LineWindow", "scroll"), ("LineWindow", "scroll_line"),
     # print_ascii_line's write and newline, with their common case (the empty last line of a full window) in
     # one step
     ("LineWindow", "put_line"),

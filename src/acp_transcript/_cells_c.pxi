@@ -63,6 +63,18 @@ cdef inline void buf_free(Buf *buf) noexcept nogil:
     buf.len = buf.cap = buf.hlen = buf.hcap = 0
 
 
+cdef inline Py_ssize_t buf_size(const Buf *buf) noexcept nogil:
+    """How many characters the buffer holds (head and data)."""
+    return buf.hlen + buf.len
+
+
+cdef inline uint32_t buf_last(const Buf *buf) noexcept nogil:
+    """The last character (0 if empty)."""
+    if buf.len:
+        return buf.data[buf.len - 1]
+    return buf.head[buf.hlen - 1] if buf.hlen else 0
+
+
 cdef inline void buf_clear(Buf *buf) noexcept nogil:
     """Empty, keeping the memory."""
     buf.len = buf.hlen = 0
@@ -529,21 +541,35 @@ cdef inline int buf_put_ascii_data(Buf *buf, const uint8_t *text, Py_ssize_t n, 
     return 0
 
 
+cdef inline void buf_write_head(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) noexcept nogil:
+    """Printable ASCII bytes, then ``end`` unless it is 0, into the head, which has room for them."""
+    if n:
+        memcpy(buf.head + buf.hlen, text, n)
+    if end:
+        buf.head[buf.hlen + n] = end
+    buf.hlen += n + (end != 0)
+    buf_note_ascii(buf, n, end)
+
+
 cdef inline int buf_put_ascii(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) except -1 nogil:
-    """Printable ASCII bytes, then ``end`` unless it is 0 (a LF): in the head while data is empty. (The
-    common case, room in the head, is kept small so that the compiler inlines it into each line's path.)"""
+    """Printable ASCII bytes, then ``end`` unless it is 0 (a LF): in the head while data is empty."""
     cdef Py_ssize_t size = n + (end != 0)
     if buf.len:
         return buf_put_ascii_data(buf, text, n, end)
     if buf.hlen + size > buf.hcap:
         grow(<void **>&buf.head, &buf.hcap, buf.hlen + size, 1, 1024)
-    if n:
-        memcpy(buf.head + buf.hlen, text, n)
-    if end:
-        buf.head[buf.hlen + n] = end
-    buf.hlen += size
-    buf_note_ascii(buf, n, end)
+    buf_write_head(buf, text, n, end)
     return 0
+
+
+cdef inline bint buf_put_head_ascii(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) noexcept nogil:
+    """buf_put_ascii's common case without a call: into the head if data is empty and the head has room;
+    False, and nothing written, if not. (LineWindow.scroll tries it first: a line's path that calls
+    buf_put_ascii grew past what the compiler inlines, and the call cost a tenth of a plain line.)"""
+    if buf.len or buf.hlen + n + (end != 0) > buf.hcap:
+        return False
+    buf_write_head(buf, text, n, end)
+    return True
 
 
 # A tab span as a narrow line holds it: TAB, then FILL to the tab stop (write_tabbed stores all 8 at once).
@@ -892,4 +918,22 @@ cdef int line_text(Line *line, Buf *out) except -1 nogil:
         i += 1
     if seen > out.maxchar:
         out.maxchar = seen
+    return 0
+
+
+cdef inline int line_put(Line *line, Buf *out, uint8_t end) except -1 nogil:
+    """line_text, then ``end`` unless it is 0: a plain line or a line of bytes into the output's one-byte head
+    while nothing wider came before it (buf_put_ascii), as LineWindow.scroll commits a line. Whole windows
+    committed at once (final=True, a cell limit) then stay bytes up to the str, as single lines do (the
+    throughput issue: through line_text, final=True widened 200 plain lines and narrowed them back)."""
+    if line.chunked == NULL:
+        if line.narrow:
+            if line.plain:
+                return buf_put_ascii(out, <const uint8_t *>line.cells, line.len, end)
+            return buf_put_tabbed(out, <const uint8_t *>line.cells, line.len, end, True)
+        if line.plain:
+            return buf_put_plain(out, line.cells, line.len, end)
+    line_text(line, out)
+    if end:
+        buf_put(out, end)
     return 0

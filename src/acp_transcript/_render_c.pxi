@@ -243,11 +243,11 @@ cdef class RenderSink(Sink):
             self.window.commit_window(False)
             self.window.drop_window()
             self.window.unpack(&alternate)
-        start = out.len
-        self.window.window_text(True)
+        start = buf_size(out)
+        self.window.window_text(True)  # (into the output's head while it can: sizes, not out.len, below)
         if has_overlay:
-            mark = out.len
-            if mark > start and out.data[mark - 1] != LF:
+            mark = out.len  # (what follows goes into data: it is cut back to here)
+            if buf_size(out) > start and buf_last(out) != LF:
                 buf_put(out, LF)
             before = out.len
             line_text(&overlay.lines[overlay.top], out)

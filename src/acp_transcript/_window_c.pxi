@@ -171,8 +171,7 @@ cdef class LineWindow:
             if self.discard:  # lines pushed out of the alternate window's top are discarded, not committed
                 self.stats[S_ALT] += line_written(&self.lines[self.top + i], 0, self.lines[self.top + i].len)
             else:
-                line_text(&self.lines[self.top + i], self.out)
-                buf_put(self.out, LF)
+                line_put(&self.lines[self.top + i], self.out, LF)
             self.release_line(&self.lines[self.top + i])
         self.top += count
         self.count -= count
@@ -182,14 +181,16 @@ cdef class LineWindow:
         return 0
 
     cdef int window_text(self, bint final) except -1 nogil:
+        """The window's lines as committed text, in the output's head where they can be (line_put): LF after
+        each line, or between them when ``final``; an empty last line gets none."""
         cdef Py_ssize_t i, before
         for i in range(self.count):
             if final and i:
-                buf_put(self.out, LF)
-            before = self.out.len
-            line_text(&self.lines[self.top + i], self.out)
-            if not final and not (i == self.count - 1 and self.out.len == before):
-                buf_put(self.out, LF)
+                buf_put_lf(self.out, True)
+            before = buf_size(self.out)
+            line_put(&self.lines[self.top + i], self.out, 0)
+            if not final and not (i == self.count - 1 and buf_size(self.out) == before):
+                buf_put_lf(self.out, True)
         return 0
 
     cdef int commit_window(self, bint final) except -1 nogil:
@@ -392,38 +393,38 @@ cdef class LineWindow:
         """newline() on the last line of a full window, when the line limit commits exactly the top line (the
         cell limit holds without it): what append_line, enforce_limits and commit_top would do, with the top
         line's buffer reused for the new line. Each line of plain text ends here, so its cost is the cost of a
-        line (the throughput issue: four calls and a spare-buffer round trip were a quarter of a plain byte)."""
+        line (the throughput issue: four calls and a spare-buffer round trip were a quarter of a plain byte).
+        Its common case, a line of bytes and room after the window, is kept small so that the compiler
+        inlines it into put_line and newline (a call here was a fifth of the line's instructions)."""
         cdef Line *first = &self.lines[self.top]
         cdef Line *last
-        cdef Line top
-        cdef Buf *out = self.out
-        if first.narrow:  # (in the output's one-byte head while nothing wider came before it in this call)
-            if first.plain:
-                buf_put_ascii(out, <const uint8_t *>first.cells, first.len, LF)
-            else:
-                buf_put_tabbed(out, <const uint8_t *>first.cells, first.len, LF, True)
-        elif first.plain:
-            buf_put_plain(out, first.cells, first.len, LF)
-        else:
-            line_text(first, out)
-            buf_put(out, LF)
+        if not (first.narrow and first.plain and self.top + self.count < self.lines_cap
+                and first.cap <= SPARE_MAX_CAP):
+            return self.scroll_line()
+        if not buf_put_head_ascii(self.out, <const uint8_t *>first.cells, first.len, LF):
+            buf_put_ascii(self.out, <const uint8_t *>first.cells, first.len, LF)
         self.committed += 1
         self.cells -= first.len
-        if self.top + self.count < self.lines_cap and first.cap <= SPARE_MAX_CAP:
-            # The common case, room after the window: the top line's buffer becomes the new last line's,
-            # field by field (copying the struct out and back cost a tenth of a plain line).
-            last = &self.lines[self.top + self.count]
-            last.cells = first.cells
-            last.cap = first.cap
-            last.len = 0
-            last.chunked = NULL
-            last.plain = last.narrow = True
-            self.top += 1
-            return 0
-        top = first[0]
+        # The top line's buffer becomes the new last line's, field by field (copying the struct out and back
+        # cost a tenth of a plain line).
+        last = &self.lines[self.top + self.count]
+        last.cells = first.cells
+        last.cap = first.cap
+        last.len = 0
+        last.chunked = NULL
+        last.plain = last.narrow = True
+        self.top += 1
+        return 0
+
+    cdef int scroll_line(self) except -1 nogil:
+        """scroll() for every other line (cells, tab spans) or when the array has no room after the window."""
+        cdef Line top = self.lines[self.top]
+        line_put(&top, self.out, LF)
+        self.committed += 1
+        self.cells -= top.len
         self.top += 1
         self.count -= 1
-        self.line_room()  # (may move the array: ``first`` is not used past here)
+        self.line_room()
         if top.cap > SPARE_MAX_CAP:
             self.release_line(&top)  # (to free it: the spares are full while lines are being reused)
             self.append_line()
