@@ -87,6 +87,15 @@ ctypedef struct Out8:  # the UTF-8 result: a growable byte buffer, offsets and v
     int64_t null_count
 
 
+cdef int put_bytes(Out8 *out, const uint8_t *text, Py_ssize_t n) except -1 nogil:
+    """ASCII bytes (their own UTF-8), appended to out.data."""
+    if out.len + n > out.cap:
+        grow(<void **>&out.data, &out.cap, out.len + n, 1, 4096)
+    memcpy(out.data + out.len, text, n)
+    out.len += n
+    return 0
+
+
 cdef int put_utf8(Out8 *out, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
     """UCS-4 to UTF-8 (the decoder never emits a surrogate), appended to out.data."""
     cdef Py_ssize_t i

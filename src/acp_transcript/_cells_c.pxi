@@ -763,6 +763,13 @@ cdef inline int buf_put(Buf *buf, uint32_t cp) except -1 nogil:
     return 0
 
 
+cdef str ascii_str(const uint8_t *src, Py_ssize_t n):
+    """A one-byte str of n ASCII bytes (n > 0)."""
+    cdef str text = PyUnicode_New(n, 0x7F)
+    memcpy(PyUnicode_DATA(text), src, n)
+    return text
+
+
 cdef str ucs4_str(const uint32_t *src, Py_ssize_t n, uint32_t maxchar):
     """A str of the narrowest kind for ``maxchar`` from UCS-4 code points."""
     cdef Buf view

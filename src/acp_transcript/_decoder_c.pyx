@@ -435,7 +435,7 @@ cdef class TranscriptDecoder:
         cdef Py_buffer *views = NULL
         cdef Py_ssize_t *spans = NULL  # per item: start, length and widest character of its text in acc
         cdef Buf acc
-        cdef Py_ssize_t count, i, k, start, total = len(items), done = 0
+        cdef Py_ssize_t count, i, k, start, head, total = len(items), done = 0
         cdef int taken = 0
         buf_init(&acc)
         if self.busy:
@@ -460,14 +460,20 @@ cdef class TranscriptDecoder:
                                             f"memoryview, not {type(item).__name__}")
                         PyObject_GetBuffer(item, &views[i], PyBUF_SIMPLE)
                         taken += 1
-                    acc.len = 0
+                    acc.len = acc.hlen = 0
                     with nogil:
                         for i in range(count):
                             start = acc.len
+                            head = acc.hlen
                             self.decode_item(<const uint8_t *>views[i].buf, views[i].len, &acc)
-                            spans[3 * i] = start
-                            spans[3 * i + 1] = acc.len - start
-                            spans[3 * i + 2] = acc.maxchar
+                            if acc.hlen != head:  # ASCII bytes in acc's head: widest character -1
+                                spans[3 * i] = head
+                                spans[3 * i + 1] = acc.hlen - head
+                                spans[3 * i + 2] = -1
+                            else:
+                                spans[3 * i] = start
+                                spans[3 * i + 1] = acc.len - start
+                                spans[3 * i + 2] = acc.maxchar
                             acc.maxchar = 0
                 finally:
                     for i in range(taken):
@@ -475,6 +481,8 @@ cdef class TranscriptDecoder:
                 for i in range(count):
                     if spans[3 * i + 1] == 0:  # (acc.data may be NULL: no pointer arithmetic on it)
                         results.append("")
+                    elif spans[3 * i + 2] < 0:
+                        results.append(ascii_str(acc.head + spans[3 * i], spans[3 * i + 1]))
                     else:
                         results.append(ucs4_str(acc.data + spans[3 * i], spans[3 * i + 1], <uint32_t>spans[3 * i + 2]))
                 done += count
@@ -482,7 +490,7 @@ cdef class TranscriptDecoder:
             self.busy = False
             free(views)
             free(spans)
-            free(acc.data)
+            buf_free(&acc)
         return results
 
     cdef object arrow(self, source):
@@ -588,13 +596,16 @@ cdef class TranscriptDecoder:
                             start = view + 4
                         else:
                             start = <const uint8_t *>array.buffers[2 + (<const int32_t *>view)[2]] + (<const int32_t *>view)[3]
-                    acc.len = 0
+                    acc.len = acc.hlen = 0
                     acc.maxchar = 0
                     self.decode_item(start, size, &acc)
-                    put_utf8(out, acc.data, acc.len)
+                    if acc.hlen:  # ASCII bytes are their own UTF-8
+                        put_bytes(out, acc.head, acc.hlen)
+                    else:
+                        put_utf8(out, acc.data, acc.len)
                     out.offsets[k + 1] = out.len
         finally:
-            free(acc.data)
+            buf_free(&acc)
         out.length = base + n
         return 0
 
@@ -616,19 +627,29 @@ cdef class TranscriptDecoder:
         return 0
 
     cdef int decode_item(self, const uint8_t *data, Py_ssize_t n, Buf *acc) except -1 nogil:
-        """One item of a batch, from a fresh stream to its end; its text (policy applied) appended to acc."""
+        """One item of a batch, from a fresh stream to its end; its text (policy applied) appended to acc: to
+        acc's head if it is all one-byte ASCII text, else to acc's data (never both for one item)."""
         cdef Buf *out = &self.out
         cdef Py_ssize_t i
         if n:
             self.feed(data, n)
         self.finish()
         self.release_held()  # at the end nothing is held back (take_output with final)
-        buf_flatten(out)
         if out.flags & NEEDS_POLICY or (out.flags & INVISIBLE and self.upolicy == POLICY_STRICT):
             policy_into(out, &self.pol, self.upolicy, self.stats)
             out = &self.pol
-        if out.len:  # (a NULL buffer plus 0 is undefined behaviour in C: UBSan says so)
-            buf_reserve(acc, out.len)
+        if not out.len:
+            # All of it (if anything) in the one-byte head, ASCII: onto acc's head, so that it goes from
+            # input to str as bytes (the throughput issue; the caller sees acc.hlen move)
+            if out.hlen:
+                if acc.hlen + out.hlen > acc.hcap:
+                    grow(<void **>&acc.head, &acc.hcap, acc.hlen + out.hlen, 1, 1024)
+                memcpy(acc.head + acc.hlen, out.head, out.hlen)
+                acc.hlen += out.hlen
+        else:  # head, then data, as cells onto acc's data
+            buf_reserve(acc, buf_size(out))
+            acp_widen(acc.data + acc.len, out.head, out.hlen)
+            acc.len += out.hlen
             memcpy(acc.data + acc.len, out.data, out.len * sizeof(uint32_t))
             acc.len += out.len
         if out.maxchar > acc.maxchar:
