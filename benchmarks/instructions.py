@@ -16,6 +16,12 @@ so two versions can be compared in one sitting.
 counts the rows of benchmarks/bounds.py whose names contain one of the comma-separated pieces instead, fed
 as bounds.py feeds them (the row's start, then its block repeated to ``--size`` bytes in 64 KiB chunks, in
 render mode with the row's options): the counts beside its MB/s.
+
+    python benchmarks/instructions.py --batches 100,1000 [--src DIR]
+
+counts the instructions a record of ``sanitize_batch`` and ``sanitize_arrow`` (the calls whole: decoding,
+strings, Arrow buffers) over 20,000 records of each size cut from the real captures, as engines_bench.py
+cuts them: the per-item cost the throughput issue states a floor for.
 """
 
 from __future__ import annotations
@@ -44,6 +50,22 @@ decoder.decode(b"", final=True)
 """
 
 
+# sanitize_batch and sanitize_arrow over records cut as engines_bench.py cuts them; the count is the call's
+BATCH_CHILD = r"""
+import sys
+sys.path.insert(0, {src!r})
+sys.path.insert(0, {here!r})
+from engines_bench import records
+from acp_transcript import _decoder_c
+rows = records({size}, {rows})
+if {call!r} == "sanitize_arrow":
+    import pyarrow
+    rows = pyarrow.array(rows, type=pyarrow.binary())
+getattr(_decoder_c, {call!r})(rows)
+"""
+BATCH_ROWS = 20_000
+
+
 def instructions(src: str, corpus: str, size: int, mode: str) -> int:
     options = {"mode": mode} if mode != "sized" else {"columns": 80, "rows": 24}
     return collected(CHILD.format(src=src, here=HERE, corpus=corpus, size=size, options=options))[0]
@@ -59,16 +81,23 @@ def bounds_instructions(src: str, start: str, block: str, size: int, options: di
     return count / ast.literal_eval(stdout.strip().splitlines()[-1])["in"]
 
 
-def collected(code: str, src: str | None = None) -> tuple[int, str]:
-    """Instructions inside decode() while ``code`` runs (importing the core from ``src`` if given), and what
-    it printed."""
+def batch_instructions(src: str, call: str, size: int) -> float:
+    """Instructions a record inside ``call`` (sanitize_batch or sanitize_arrow: the decoding, the strings or
+    the Arrow buffers it builds) over BATCH_ROWS records of ``size`` bytes."""
+    code = BATCH_CHILD.format(src=src, here=HERE, size=size, rows=BATCH_ROWS, call=call)
+    return collected(code, toggle=f"*{call}*")[0] / BATCH_ROWS
+
+
+def collected(code: str, src: str | None = None, toggle: str = "*TranscriptDecoder_*decode") -> tuple[int, str]:
+    """Instructions inside decode() (or the functions ``toggle`` names) while ``code`` runs (importing the
+    core from ``src`` if given), and what it printed."""
     env = dict(os.environ, PYTHONPATH=src) if src else None
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         result = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
              # decode() only (Cython names its wrapper ..._TranscriptDecoder_<n>decode)
-             "--toggle-collect=*TranscriptDecoder_*decode", sys.executable, "-c", code],
+             f"--toggle-collect={toggle}", sys.executable, "-c", code],
             capture_output=True, text=True, check=True, env=env,
         )
     match = re.search(r"Collected : (\d+)", result.stderr)
@@ -88,7 +117,17 @@ def main() -> None:
     parser.add_argument("--corpora", help="comma-separated names from corpora.CORPORA or corpora.SHAPES "
                                           "(default: every corpus of CORPORA)")
     parser.add_argument("--bounds", help="comma-separated pieces of benchmarks/bounds.py row names")
+    parser.add_argument("--batches", help="comma-separated record sizes in bytes (say 100,1000): instructions a "
+                                          "record in sanitize_batch and sanitize_arrow instead")
     args = parser.parse_args()
+    if args.batches:
+        print(f"instructions a record, {BATCH_ROWS} records cut from the real captures, core from {args.src}")
+        print("| record | call | instructions/record | instructions/byte |\n|---|---|---|---|")
+        for size in (int(piece) for piece in args.batches.split(",")):
+            for call in ("sanitize_batch", "sanitize_arrow"):
+                per_record = batch_instructions(args.src, call, size)
+                print(f"| {size} B | {call} | {per_record:.0f} | {per_record / size:.2f} |", flush=True)
+        return
     if args.bounds:
         from bounds import CASES, OPTIONS
 
