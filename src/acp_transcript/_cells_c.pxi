@@ -698,7 +698,8 @@ cdef inline int buf_put_plain(Buf *buf, const uint32_t *cells, Py_ssize_t n, uin
     else:
         if buf.hlen + size > buf.hcap:
             grow(<void **>&buf.head, &buf.hcap, buf.hlen + size, 1, 1024)
-        acp_narrow1(buf.head + buf.hlen, cells, n)
+        if n:  # (an empty line may have no buffer, and an empty head none either: no arithmetic on NULL)
+            acp_narrow1(buf.head + buf.hlen, cells, n)
         if end:
             buf.head[buf.hlen + n] = end
         buf.hlen += size

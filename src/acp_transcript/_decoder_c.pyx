@@ -648,8 +648,9 @@ cdef class TranscriptDecoder:
                 acc.hlen += out.hlen
         else:  # head, then data, as cells onto acc's data
             buf_reserve(acc, buf_size(out))
-            acp_widen(acc.data + acc.len, out.head, out.hlen)
-            acc.len += out.hlen
+            if out.hlen:  # (the head may have no buffer: no arithmetic on NULL)
+                acp_widen(acc.data + acc.len, out.head, out.hlen)
+                acc.len += out.hlen
             memcpy(acc.data + acc.len, out.data, out.len * sizeof(uint32_t))
             acc.len += out.len
         if out.maxchar > acc.maxchar:
