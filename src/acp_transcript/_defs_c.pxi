@@ -89,6 +89,7 @@ cdef enum:
 cdef enum:
     SPARE_LINES = 16
     SPARE_MAX_CAP = 4096  # larger buffers are freed, so that one long line does not stay allocated
+    KEEP_LINE_ARRAY = 1024  # lines: a window's array of lines kept through a reset (40 KB) if no larger
     RUN_SLICE = 65536  # bytes of one text run at most: the decoded run buffer is bounded by it
     KEEP_BUFFER = 1 << 20  # cells: a per-call buffer that grew past this is freed after the call
     GIL_FREE_BYTES = 4096  # inputs this large are decoded with the GIL released (smaller: not worth it)

@@ -37,7 +37,11 @@ cdef class RenderSink(Sink):
             self.window.drop_window()
             self.window.unpack(&self.main_window)
             self.has_main_window = False
-        self.window.drop_window()
+        # The lines go (their buffers to the spares), the array stays unless it grew large: a batch resets
+        # once per item, and freeing and allocating the array was a tenth of a short item's instructions.
+        self.window.free_lines()
+        if self.window.lines_cap > KEEP_LINE_ARRAY:
+            self.window.drop_window()
         self.window.new_window(False)
         self.alt = False
         return 0

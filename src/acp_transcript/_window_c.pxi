@@ -39,6 +39,8 @@ cdef class LineWindow:
     # ------------------------------------------------------------------ windows aside (C only)
 
     cdef void pack(self, Window *w) noexcept nogil:
+        """The window into ``w``, which owns its lines from now on (the window has none: new_window or unpack
+        gives it some)."""
         w.lines = self.lines
         w.top = self.top
         w.count = self.count
@@ -51,6 +53,8 @@ cdef class LineWindow:
         w.saved_row = self.saved_row
         w.saved_col = self.saved_col
         w.discard = self.discard
+        self.lines = NULL
+        self.lines_cap = 0
 
     cdef void unpack(self, Window *w) noexcept nogil:
         self.lines = w.lines
@@ -75,8 +79,9 @@ cdef class LineWindow:
         self.lines_cap = 0
 
     cdef int new_window(self, bint discard) except -1 nogil:
-        self.lines = NULL
-        self.top = self.count = self.lines_cap = 0
+        """An empty window, in the array of lines the window has (none after pack or drop_window; reset keeps
+        its array for the next stream)."""
+        self.top = self.count = 0
         self.append_line()
         self.row = self.col = self.cells = self.committed = 0
         self.has_saved = False
