@@ -13,6 +13,19 @@ ctypedef struct Window:
     bint discard
 
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    /* LineWindow.scroll's common case is inlined into put_line, the path of every plain line (its docstring):
+       GCC's heuristics stopped doing so when unrelated code grew the module (benchmarks/README.md, round 16),
+       so it is forced. Cython names the C function after the module, the class and the method. */
+    struct __pyx_obj_14acp_transcript_10_decoder_c_LineWindow;
+    static inline int __pyx_f_14acp_transcript_10_decoder_c_10LineWindow_scroll(
+        struct __pyx_obj_14acp_transcript_10_decoder_c_LineWindow *) __attribute__((always_inline));
+    #endif
+    """
+
+
 @cython.final
 cdef class LineWindow:
     # C fields start zeroed (tp_alloc): every pointer NULL and every size 0 until used.
