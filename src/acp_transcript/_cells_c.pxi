@@ -551,25 +551,24 @@ cdef inline void buf_write_head(Buf *buf, const uint8_t *text, Py_ssize_t n, uin
     buf_note_ascii(buf, n, end)
 
 
-cdef inline int buf_put_ascii(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) except -1 nogil:
-    """Printable ASCII bytes, then ``end`` unless it is 0 (a LF): in the head while data is empty."""
-    cdef Py_ssize_t size = n + (end != 0)
+cdef int buf_put_ascii_rest(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) except -1 nogil:
+    """buf_put_ascii when data is not empty (into data) or the head has no room (grown first)."""
     if buf.len:
         return buf_put_ascii_data(buf, text, n, end)
-    if buf.hlen + size > buf.hcap:
-        grow(<void **>&buf.head, &buf.hcap, buf.hlen + size, 1, 1024)
+    grow(<void **>&buf.head, &buf.hcap, buf.hlen + n + (end != 0), 1, 1024)
     buf_write_head(buf, text, n, end)
     return 0
 
 
-cdef inline bint buf_put_head_ascii(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) noexcept nogil:
-    """buf_put_ascii's common case without a call: into the head if data is empty and the head has room;
-    False, and nothing written, if not. (LineWindow.scroll tries it first: a line's path that calls
-    buf_put_ascii grew past what the compiler inlines, and the call cost a tenth of a plain line.)"""
+cdef inline int buf_put_ascii(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t end) except -1 nogil:
+    """Printable ASCII bytes, then ``end`` unless it is 0 (a LF): in the head while data is empty. Only the
+    common case, data empty and room in the head, is inline and it makes no call: each plain line's path
+    (LineWindow.scroll, StripSink) inlines it, where a call cost a tenth of the line (the throughput issue,
+    round 16: with the whole of it inline, GCC stopped inlining it there as the module grew)."""
     if buf.len or buf.hlen + n + (end != 0) > buf.hcap:
-        return False
+        return buf_put_ascii_rest(buf, text, n, end)
     buf_write_head(buf, text, n, end)
-    return True
+    return 0
 
 
 # A tab span as a narrow line holds it: TAB, then FILL to the tab stop (write_tabbed stores all 8 at once).

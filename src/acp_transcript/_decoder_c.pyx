@@ -642,10 +642,9 @@ cdef class TranscriptDecoder:
             # All of it (if anything) in the one-byte head, ASCII: onto acc's head, so that it goes from
             # input to str as bytes (the throughput issue; the caller sees acc.hlen move)
             if out.hlen:
-                if acc.hlen + out.hlen > acc.hcap:
+                if acc.hlen + out.hlen > acc.hcap:  # (acc's data may hold earlier items: not buf_put_ascii)
                     grow(<void **>&acc.head, &acc.hcap, acc.hlen + out.hlen, 1, 1024)
-                memcpy(acc.head + acc.hlen, out.head, out.hlen)
-                acc.hlen += out.hlen
+                buf_write_head(acc, out.head, out.hlen, 0)
         else:  # head, then data, as cells onto acc's data
             buf_reserve(acc, buf_size(out))
             if out.hlen:  # (the head may have no buffer: no arithmetic on NULL)

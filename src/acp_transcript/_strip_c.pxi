@@ -26,9 +26,7 @@ cdef class StripSink(Sink):
         cdef Buf *dest = self.dest
         self.resolve_pending_cr()
         if not self.alt:  # (the output's one-byte head while nothing wider came before it in this call)
-            if not buf_put_head_ascii(dest, text, n, 0):  # (no call: as LineWindow.scroll, round 16)
-                buf_put_ascii(dest, text, n, 0)
-            return 0
+            return buf_put_ascii(dest, text, n, 0)
         buf_put_ascii_data(dest, text, n, 0)
         return self.bound_alt_held()
 
@@ -36,9 +34,7 @@ cdef class StripSink(Sink):
         cdef Buf *dest = self.dest
         self.resolve_pending_cr()
         if not self.alt:
-            if not buf_put_head_ascii(dest, text, n, LF):
-                buf_put_ascii(dest, text, n, LF)
-            return 0
+            return buf_put_ascii(dest, text, n, LF)
         buf_put_ascii_data(dest, text, n, LF)
         # One bound after the text and the LF, where two calls bound twice: the held text is then a longer
         # suffix of the same stream for a moment; what is shown (its last max_live_cells) and what is counted

@@ -13,19 +13,6 @@ ctypedef struct Window:
     bint discard
 
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__)
-    /* LineWindow.scroll's common case is inlined into put_line, the path of every plain line (its docstring):
-       GCC's heuristics stopped doing so when unrelated code grew the module (benchmarks/README.md, round 16),
-       so it is forced. Cython names the C function after the module, the class and the method. */
-    struct __pyx_obj_14acp_transcript_10_decoder_c_LineWindow;
-    static inline int __pyx_f_14acp_transcript_10_decoder_c_10LineWindow_scroll(
-        struct __pyx_obj_14acp_transcript_10_decoder_c_LineWindow *) __attribute__((always_inline));
-    #endif
-    """
-
-
 @cython.final
 cdef class LineWindow:
     # C fields start zeroed (tp_alloc): every pointer NULL and every size 0 until used.
@@ -419,8 +406,7 @@ cdef class LineWindow:
         if not (first.narrow and first.plain and self.top + self.count < self.lines_cap
                 and first.cap <= SPARE_MAX_CAP):
             return self.scroll_line()
-        if not buf_put_head_ascii(self.out, <const uint8_t *>first.cells, first.len, LF):
-            buf_put_ascii(self.out, <const uint8_t *>first.cells, first.len, LF)
+        buf_put_ascii(self.out, <const uint8_t *>first.cells, first.len, LF)
         self.committed += 1
         self.cells -= first.len
         # The top line's buffer becomes the new last line's, field by field (copying the struct out and back
