@@ -76,3 +76,36 @@ def test_unterminated_at_final_is_counted(impl):
     assert decoder.stats["unterminated_at_final"] == 1
     decoder.decode(b"B", final=True)
     assert decoder.stats["unterminated_at_final"] == 1
+
+
+# Parameter runs of every length around the compiled core's 16-byte parameter scan (acp_param_run), with
+# text after them long enough for the vector block and, under every split, cut short of it.
+PARAM_LENGTHS = [0, 1, 2, 3, 14, 15, 16, 17, 18, 31, 32, 33]
+
+
+@pytest.mark.parametrize("length", PARAM_LENGTHS)
+def test_sgr_parameters_of_any_length(impl, length):
+    params = (b"38;2;1;22;133" * 3)[:length]
+    assert_transcript(impl, b"A\x1b[" + params + b"mB" + b"c" * 16, "AB" + "c" * 16)
+
+
+@pytest.mark.parametrize("length", PARAM_LENGTHS)
+def test_csi_parameters_of_any_length(impl, length):
+    # leading zeros, then CUB 1: the parameter is read whole however long its run
+    params = b"0" * max(length - 1, 0) + b"1"
+    assert_transcript(impl, b"ab\x1b[" + params + b"Dc" + b" " * 16 + b"d", "ac" + " " * 16 + "d")
+
+
+@pytest.mark.parametrize("where", [0, 1, 7, 15, 16, 17])
+@pytest.mark.parametrize(("byte", "after_sgr", "after_cub"), [
+    (b"\x7f", "AB", "B"),  # DEL inside a CSI is ignored; the sequence goes on
+    (b"\xc3", "AB", "B"),  # so is a high byte
+    (b"\n", "A\nB", "A\nB"),  # a C0 inside a CSI is executed (CUB then acts on the new line)
+    (b" ", "AB", "AB"),  # an intermediate, then parameter bytes: malformed, ignored up to its final
+    (b"<", "AB", "AB"),  # a private marker after parameters: malformed too
+    (b"?", "AB", "AB"),
+])
+def test_a_byte_that_ends_the_parameter_run(impl, where, byte, after_sgr, after_cub):
+    for final, expected in ((b"m", after_sgr), (b"D", after_cub)):
+        data = b"A\x1b[" + b"1" * where + byte + b"2" * 20 + final + b"B" + b"x" * 16
+        assert_transcript(impl, data, expected + "x" * 16)
