@@ -22,6 +22,14 @@ render mode with the row's options): the counts beside its MB/s.
 counts the instructions a record of ``sanitize_batch`` and ``sanitize_arrow`` (the calls whole: decoding,
 strings, Arrow buffers) over 20,000 records of each size cut from the real captures, as engines_bench.py
 cuts them: the per-item cost the throughput issue states a floor for.
+
+    python benchmarks/instructions.py --baselines [--size 1000000] [--corpora A,B] [--src DIR]
+
+counts, per corpus, the throughput issue's ratios in instructions, which this VM's clock cannot move: the
+core's render mode (inside decode(), as above), the regex strip as throughput.py runs it (one ``sub`` on
+all the data and the ``decode``: callgrind toggled on CPython's ``_sre`` sub and ``bytes.decode``), and the
+Python fallback's render mode in the same 4 KiB loop, counted as the whole process less the same process
+with a decoder that does nothing (so the loop, slicing and start-up cancel; about +-0.5 an input byte).
 """
 
 from __future__ import annotations
@@ -65,6 +73,35 @@ getattr(_decoder_c, {call!r})(rows)
 """
 BATCH_ROWS = 20_000
 
+# throughput.py's regex strip, one call on all the data (what the throughput issue's ratios divide by)
+REGEX_CHILD = r"""
+import re, sys
+sys.path.insert(0, {here!r})
+import corpora
+ANSI = re.compile(rb"\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])")
+data = {{**corpora.CORPORA, **corpora.SHAPES}}[{corpus!r}]({size})
+ANSI.sub(b"", data).decode("utf-8", "replace")
+"""
+REGEX_TOGGLES = ("_sre_SRE_Pattern_sub*", "bytes_decode*")
+
+# The fallback in throughput.py's streaming loop; with noop=True the same loop around a decoder that does
+# nothing (the count to subtract).
+FALLBACK_CHILD = r"""
+import sys
+sys.path.insert(0, {src!r})
+sys.path.insert(0, {here!r})
+import corpora
+from acp_transcript import _decoder_py
+class Noop:
+    def decode(self, data, final=False):
+        return ""
+data = {{**corpora.CORPORA, **corpora.SHAPES}}[{corpus!r}]({size})
+decoder = Noop() if {noop!r} else _decoder_py.TranscriptDecoder()
+parts = [decoder.decode(data[i : i + 4096]) for i in range(0, len(data), 4096)]
+parts.append(decoder.decode(b"", final=True))
+"".join(parts)
+"""
+
 
 def instructions(src: str, corpus: str, size: int, mode: str) -> int:
     options = {"mode": mode} if mode != "sized" else {"columns": 80, "rows": 24}
@@ -88,16 +125,27 @@ def batch_instructions(src: str, call: str, size: int) -> float:
     return collected(code, toggle=f"*{call}*")[0] / BATCH_ROWS
 
 
-def collected(code: str, src: str | None = None, toggle: str = "*TranscriptDecoder_*decode") -> tuple[int, str]:
-    """Instructions inside decode() (or the functions ``toggle`` names) while ``code`` runs (importing the
-    core from ``src`` if given), and what it printed."""
+def baseline_instructions(src: str, corpus: str, size: int) -> tuple[int, int]:
+    """The regex strip's instructions (one call on the data) and the fallback render's (its 4 KiB loop less
+    the same loop around a decoder that does nothing)."""
+    regex = collected(REGEX_CHILD.format(here=HERE, corpus=corpus, size=size), toggle=REGEX_TOGGLES)[0]
+    runs = [collected(FALLBACK_CHILD.format(src=src, here=HERE, corpus=corpus, size=size, noop=noop), toggle=())[0]
+            for noop in (False, True)]
+    return regex, runs[0] - runs[1]
+
+
+def collected(code: str, src: str | None = None,
+              toggle: str | tuple[str, ...] = "*TranscriptDecoder_*decode") -> tuple[int, str]:
+    """Instructions inside decode() (or the functions ``toggle`` names; none: the whole process) while
+    ``code`` runs (importing the core from ``src`` if given), and what it printed."""
     env = dict(os.environ, PYTHONPATH=src) if src else None
+    # decode() only by default (Cython names its wrapper ..._TranscriptDecoder_<n>decode)
+    toggles = [f"--toggle-collect={name}" for name in ((toggle,) if isinstance(toggle, str) else toggle)]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         result = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-             # decode() only (Cython names its wrapper ..._TranscriptDecoder_<n>decode)
-             f"--toggle-collect={toggle}", sys.executable, "-c", code],
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *toggles,
+             sys.executable, "-c", code],
             capture_output=True, text=True, check=True, env=env,
         )
     match = re.search(r"Collected : (\d+)", result.stderr)
@@ -119,7 +167,20 @@ def main() -> None:
     parser.add_argument("--bounds", help="comma-separated pieces of benchmarks/bounds.py row names")
     parser.add_argument("--batches", help="comma-separated record sizes in bytes (say 100,1000): instructions a "
                                           "record in sanitize_batch and sanitize_arrow instead")
+    parser.add_argument("--baselines", action="store_true", help="the core's render mode, the regex strip and "
+                        "the fallback's render mode per corpus, and the throughput issue's ratios in instructions")
     args = parser.parse_args()
+    names = args.corpora.split(",") if args.corpora else list(corpora.CORPORA)
+    if args.baselines:
+        print(f"instructions per input byte, {args.size} bytes, core and fallback from {args.src}")
+        print("| corpus | core render | regex strip | fallback render | core / regex (speed, in instructions) "
+              "| fallback / regex |\n|---|---|---|---|---|---|")
+        for corpus in names:
+            core = instructions(args.src, corpus, args.size, "render") / args.size
+            regex, fallback = (count / args.size for count in baseline_instructions(args.src, corpus, args.size))
+            print(f"| {corpus} | {core:.2f} | {regex:.2f} | {fallback:.1f} | {regex / core:.2f}x "
+                  f"| {regex / fallback:.3f}x |", flush=True)
+        return
     if args.batches:
         print(f"instructions a record, {BATCH_ROWS} records cut from the real captures, core from {args.src}")
         print("| record | call | instructions/record | instructions/byte |\n|---|---|---|---|")
@@ -140,7 +201,7 @@ def main() -> None:
         return
     print(f"instructions per input byte, {args.size} bytes in 4 KiB chunks, core from {args.src}")
     print("| corpus | mode | instructions/byte |\n|---|---|---|")
-    for corpus in args.corpora.split(",") if args.corpora else corpora.CORPORA:
+    for corpus in names:
         for mode in args.modes.split(","):
             count = instructions(args.src, corpus, args.size, mode)
             print(f"| {corpus} | {mode} | {count / args.size:.2f} |", flush=True)
