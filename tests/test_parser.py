@@ -78,8 +78,9 @@ def test_unterminated_at_final_is_counted(impl):
     assert decoder.stats["unterminated_at_final"] == 1
 
 
-# Parameter runs of every length around the compiled core's 16-byte parameter scan (acp_param_run), with
-# text after them long enough for the vector block and, under every split, cut short of it.
+# Parameter runs of every length, around 16 bytes (a vector block, should a scan of them be vectorised: round
+# 17 tried one, benchmarks/README.md), with text after them long enough for one and, under every split, cut
+# short of it.
 PARAM_LENGTHS = [0, 1, 2, 3, 14, 15, 16, 17, 18, 31, 32, 33]
 
 

@@ -18,6 +18,16 @@ for _i in range(256):
     IGNORED_CONTROL[_i] = _i < 0x20 and not (BS <= _i <= CR or _i == ESC)
 
 
+cdef inline Py_ssize_t sgr_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """Where the SGR sequence ``ESC [ <0-9:;>* m`` at ``data[i]`` ends, or 0 if there is none complete."""
+    if i + 2 >= n or data[i] != ESC or data[i + 1] != 0x5B:
+        return 0
+    i += 2
+    while i < n and 0x30 <= data[i] <= 0x3B:
+        i += 1
+    return i + 1 if i < n and data[i] == SGR else 0
+
+
 cdef class Sink:
     """What the parser calls (vte's ``Perform``; _parser_py.Sink). ``print_ascii``/``print_cps`` get text
     without LF; ``execute`` only BS, HT, LF, VT, FF, CR; ``csi_dispatch`` only non-private sequences that are
@@ -175,26 +185,6 @@ cdef extern from *:
     #endif
         return i;
     }
-    /* The length of the run of CSI parameter bytes (0x30-0x3B: digits, ':' and ';') at p, at most n: the
-       parameters of an SGR or any other CSI (ECMA-48 5.4). With SSE2 the first 16 bytes in one test (all but
-       the longest true-color SGRs end in them), where a compare and branch a byte was a seventh of SGR-heavy
-       output's instructions; elsewhere, and past 16, a byte at a time. */
-    static inline Py_ssize_t acp_param_run(const uint8_t *p, Py_ssize_t n) {
-        Py_ssize_t i = 0;
-    #if defined(ACP_HAVE_SSE2_COPIES)
-        if (n >= 16) {
-            /* v + 0x50 is 0x80-0x8B, as signed bytes -128..-117, exactly for a parameter byte */
-            __m128i v = _mm_add_epi8(_mm_loadu_si128((const __m128i *)p), _mm_set1_epi8(0x50));
-            unsigned other = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8((char)0x8C))) ^ 0xFFFFu;
-            if (other)
-                return acp_first_bit(other);
-            i = 16;
-        }
-    #endif
-        while (i < n && (uint8_t)(p[i] - 0x30u) < 12u)
-            i++;
-        return i;
-    }
     /* Whether the 16 bytes v start with four valid three-byte UTF-8 characters (12 bytes) whose leads are
        E1-EC or EE-EF (those that put no limit on the second byte; testing E0 and ED here too cost progress
        bars 0.4 instructions a byte): every byte matches its pattern under its mask (the last four: 0 under
@@ -309,17 +299,7 @@ cdef extern from *:
     Py_ssize_t acp_decode_three_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *cps, Py_ssize_t *k) nogil
     Py_ssize_t acp_decode_two_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *cps) nogil
     Py_ssize_t acp_tabbed_run(const uint8_t *p, Py_ssize_t n) nogil
-    Py_ssize_t acp_param_run(const uint8_t *p, Py_ssize_t n) nogil
     uint32_t acp_utf8_2(const uint8_t *p) nogil
-
-
-cdef inline Py_ssize_t sgr_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """Where the SGR sequence ``ESC [ <0-9:;>* m`` at ``data[i]`` ends, or 0 if there is none complete."""
-    if i + 2 >= n or data[i] != ESC or data[i + 1] != 0x5B:
-        return 0
-    i += 2
-    i += acp_param_run(data + i, n - i)
-    return i + 1 if i < n and data[i] == SGR else 0
 
 
 cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells) noexcept nogil:
@@ -633,7 +613,8 @@ cdef class Parser:
             private = data[i]
             i += 1
         params_start = i
-        i += acp_param_run(data + i, n - i)
+        while i < n and 0x30 <= data[i] <= 0x3B:
+            i += 1
         params_end = i
         while i < n and 0x20 <= data[i] <= 0x2F:
             i += 1
