@@ -80,10 +80,10 @@ class OptionalBuildExt(build_ext):
     def build_extension(self, ext: Extension) -> None:
         if is_gcc(self.compiler):
             # GCC inlines within a budget for the whole file (40% growth at -O3); the core is one large
-            # generated file, so which hot helper loses its inlining moved with unrelated changes (an SSE2
-            # scan of SGR parameters outlined the ASCII scan in the text loop: 14.6 -> 15.3 instructions a
-            # byte). A budget that is never reached leaves each decision to the call itself. Clang and MSVC
-            # have no such unit-wide limit. (benchmarks/README.md, round 17.)
+            # generated file, so which hot helper loses its inlining moved with unrelated changes (round 16
+            # bisected one; in round 17 a scan of SGR parameters outlined the ASCII scan in the text loop,
+            # 14.6 -> 15.3 instructions a byte). A budget that is never reached leaves each decision to the
+            # call itself. Clang and MSVC have no such unit-wide limit. (benchmarks/README.md, round 17.)
             ext.extra_compile_args = [*ext.extra_compile_args, "--param=inline-unit-growth=400"]
         try:
             super().build_extension(ext)
