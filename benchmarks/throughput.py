@@ -1,6 +1,6 @@
 """Throughput of acp-transcript against its baselines, on the same data, in one run.
 
-    python benchmarks/throughput.py [--size MB] [--repeat N]
+    python benchmarks/throughput.py [--size MB] [--repeat N] [--thread-chunk KiB]
 
 Prints MB/s (of input bytes; base64 rows of decoded bytes) per corpus for: the compiled core in render and
 strip mode, sized rendering at 80x24 (SPEC 2.8), ``decode_base64`` on 4 KiB chunks, the Python fallback, the
@@ -57,15 +57,15 @@ def streaming(module, **options) -> Callable[[bytes], str]:
     return run
 
 
-def in_threads(count: int, options: dict[str, object] | None = None) -> Callable[[bytes], None]:
-    """``count`` threads, each decoding its own copy of the data with its own decoder in 64 KiB chunks
-    (decode() releases the GIL from 4 KiB: SPEC 6); the rate is of all the data together."""
+def in_threads(count: int, options: dict[str, object] | None = None, step: int = 65536) -> Callable[[bytes], None]:
+    """``count`` threads, each decoding its own copy of the data with its own decoder in ``step``-byte chunks
+    (64 KiB by default; decode() releases the GIL from 4 KiB: SPEC 6); the rate is of all the data together."""
 
     def run(data: bytes) -> None:
         def work() -> None:
             decoder = _decoder_c.TranscriptDecoder(**(options or {}))
-            for i in range(0, len(data), 65536):
-                decoder.decode(data[i : i + 65536])
+            for i in range(0, len(data), step):
+                decoder.decode(data[i : i + step])
             decoder.decode(b"", final=True)
 
         threads = [threading.Thread(target=work) for _ in range(count)]
@@ -90,6 +90,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=float, default=4, help="MB per corpus (default 4)")
     parser.add_argument("--repeat", type=int, default=5, help="best of N runs (default 5)")
+    parser.add_argument("--thread-chunk", type=int, default=64, help="KiB per decode() call in the thread rows "
+                        "(default 64; larger chunks hold the GIL for a smaller share of each call)")
     args = parser.parse_args()
     size = int(args.size * (1 << 20))
 
@@ -106,8 +108,8 @@ def main() -> None:
         "core sanitize, one call": (lambda data: _decoder_c.sanitize(data), False),
         "binascii+decode": (None, True),
         "bytes.decode": (lambda data: data.decode("utf-8", "replace"), False),
-        "core render, 1 thread": (in_threads(1), False),
-        "core render, 2 threads": (in_threads(2), False),
+        "core render, 1 thread": (in_threads(1, step=args.thread_chunk * 1024), False),
+        "core render, 2 threads": (in_threads(2, step=args.thread_chunk * 1024), False),
     }
     results: dict[str, dict[str, float]] = {}
     for corpus, make in CORPORA.items():
