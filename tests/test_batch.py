@@ -39,6 +39,19 @@ def test_batch_accepts_any_iterable_and_many_slices(impl):
     assert impl.sanitize_batch(items) == ["x%d" % i for i in range(2500)]
 
 
+def test_batch_slices_by_bytes_keep_every_item_in_order(impl):
+    # the compiled batch also ends a slice after 256 KiB of input: items of 100 KB (one past the limit each
+    # third), one longer than a slice, and small ones between them, each distinct and in order
+    items = []
+    for i in range(9):
+        items.append(b"%d:" % i + ("\u00e9" * 50_000).encode() + b"\x1b[31m|")
+        items.append(b"small %d" % i)
+    items.insert(5, b"x" * 300_000)
+    expected = [impl.sanitize(item) for item in items]
+    assert impl.sanitize_batch(items) == expected
+    assert len(set(expected)) == len(expected)  # (a lost or repeated item cannot hide among equal ones)
+
+
 def test_batch_rejects_bad_items_and_options(impl):
     with pytest.raises(TypeError, match="item 1"):
         impl.sanitize_batch([b"ok", "text"])
