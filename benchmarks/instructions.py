@@ -28,8 +28,9 @@ cuts them: the per-item cost the throughput issue states a floor for.
 counts, per corpus, the throughput issue's ratios in instructions, which this VM's clock cannot move: the
 core's render mode (inside decode(), as above), the regex strip as throughput.py runs it (one ``sub`` on
 all the data and the ``decode``: callgrind toggled on CPython's ``_sre`` sub and ``bytes.decode``), and the
-Python fallback's render mode in the same 4 KiB loop, counted as the whole process less the same process
-with a decoder that does nothing (so the loop, slicing and start-up cancel; about +-0.5 an input byte).
+Python fallback's render mode in the same 4 KiB loop as the core's, counted as the whole process less the
+same process with a decoder that does nothing (so the loop, slicing and start-up cancel; about +-0.5 an
+input byte).
 """
 
 from __future__ import annotations
@@ -49,9 +50,12 @@ import sys
 sys.path.insert(0, {src!r})
 sys.path.insert(0, {here!r})
 import corpora
-from acp_transcript import _decoder_c
+from acp_transcript import _decoder_c, _decoder_py
+class Noop:  # a decoder that does nothing: the count to subtract from the fallback's (--baselines)
+    def decode(self, data, final=False):
+        return ""
 data = {{**corpora.CORPORA, **corpora.SHAPES}}[{corpus!r}]({size})
-decoder = _decoder_c.TranscriptDecoder(**{options!r})
+decoder = {decoder}
 for i in range(0, len(data), 4096):
     decoder.decode(data[i : i + 4096])
 decoder.decode(b"", final=True)
@@ -73,39 +77,22 @@ getattr(_decoder_c, {call!r})(rows)
 """
 BATCH_ROWS = 20_000
 
-# throughput.py's regex strip, one call on all the data (what the throughput issue's ratios divide by)
+# throughput.py's regex strip, its own function, one call on all the data (what the throughput issue's ratios
+# divide by)
 REGEX_CHILD = r"""
-import re, sys
+import sys
 sys.path.insert(0, {here!r})
 import corpora
-ANSI = re.compile(rb"\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])")
-data = {{**corpora.CORPORA, **corpora.SHAPES}}[{corpus!r}]({size})
-ANSI.sub(b"", data).decode("utf-8", "replace")
+from throughput import regex_strip
+regex_strip({{**corpora.CORPORA, **corpora.SHAPES}}[{corpus!r}]({size}))
 """
 REGEX_TOGGLES = ("_sre_SRE_Pattern_sub*", "bytes_decode*")
-
-# The fallback in throughput.py's streaming loop; with noop=True the same loop around a decoder that does
-# nothing (the count to subtract).
-FALLBACK_CHILD = r"""
-import sys
-sys.path.insert(0, {src!r})
-sys.path.insert(0, {here!r})
-import corpora
-from acp_transcript import _decoder_py
-class Noop:
-    def decode(self, data, final=False):
-        return ""
-data = {{**corpora.CORPORA, **corpora.SHAPES}}[{corpus!r}]({size})
-decoder = Noop() if {noop!r} else _decoder_py.TranscriptDecoder()
-parts = [decoder.decode(data[i : i + 4096]) for i in range(0, len(data), 4096)]
-parts.append(decoder.decode(b"", final=True))
-"".join(parts)
-"""
 
 
 def instructions(src: str, corpus: str, size: int, mode: str) -> int:
     options = {"mode": mode} if mode != "sized" else {"columns": 80, "rows": 24}
-    return collected(CHILD.format(src=src, here=HERE, corpus=corpus, size=size, options=options))[0]
+    decoder = f"_decoder_c.TranscriptDecoder(**{options!r})"
+    return collected(CHILD.format(src=src, here=HERE, corpus=corpus, size=size, decoder=decoder))[0]
 
 
 def bounds_instructions(src: str, start: str, block: str, size: int, options: dict) -> float:
@@ -129,8 +116,8 @@ def baseline_instructions(src: str, corpus: str, size: int) -> tuple[int, int]:
     """The regex strip's instructions (one call on the data) and the fallback render's (its 4 KiB loop less
     the same loop around a decoder that does nothing)."""
     regex = collected(REGEX_CHILD.format(here=HERE, corpus=corpus, size=size), toggle=REGEX_TOGGLES)[0]
-    runs = [collected(FALLBACK_CHILD.format(src=src, here=HERE, corpus=corpus, size=size, noop=noop), toggle=())[0]
-            for noop in (False, True)]
+    runs = [collected(CHILD.format(src=src, here=HERE, corpus=corpus, size=size, decoder=decoder), toggle=())[0]
+            for decoder in ("_decoder_py.TranscriptDecoder()", "Noop()")]
     return regex, runs[0] - runs[1]
 
 
