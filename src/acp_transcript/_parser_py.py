@@ -103,6 +103,9 @@ _TABBED_RUN = re.compile(rb"[\t\x20-\x7e]+")
 # else falls back to the byte-by-byte state machine from its ESC, which gives the same result.
 _CSI = re.compile(rb"\x1b\[([\x3c-\x3f]?)([\x30-\x3b]*)([\x20-\x2f]{0,2})([\x40-\x7e])")
 _PARAM_SEPARATOR = re.compile(rb"[:;]")
+# The finals that end an escape sequence right after its ESC (step's ESCAPE state: everything from 0x30 to
+# 0x7E but the introducers of CSI, OSC and the other control strings).
+_ESC_FINALS = frozenset(range(0x30, 0x7F)) - {0x50, 0x58, 0x5B, 0x5D, 0x5E, 0x5F}
 # Where a control string may stop: BEL (OSC only), LF (the max_string_bytes check), CAN, SUB, ESC.
 _OSC_STOP = re.compile(rb"[\x07\n\x18\x1a\x1b]")
 _ST_STOP = re.compile(rb"[\n\x18\x1a\x1b]")
@@ -211,6 +214,10 @@ class Parser:
                         if not intermediates:
                             self.csi_dispatch(private[0] if private else 0, params, final[0])
                         pos = csi.end()
+                        continue
+                    if pos + 1 < end_of_data and data[pos + 1] in _ESC_FINALS:  # ESC 7, ESC M, ESC =: at once
+                        self.sink.esc_dispatch(data[pos + 1])
+                        pos += 2
                         continue
                     self.state = ESCAPE
                     self.intermediates = 0
