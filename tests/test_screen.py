@@ -39,6 +39,15 @@ CASES = [
     (b"abcdef\x1b[1;1H\x1b[2P", 10, 2, "cdef"),
     # a scroll region that does not start at the top still keeps its lines (tmux 3.3a)
     (b"0\n1\n2\n3\n4\x1b[2;4r\x1b[4;1H\nA\nB\nC", 10, 5, "1\n2\n3\n0\nA\nB\nC\n4"),
+    # lines streamed into a region above a status line (apt's progress bar), which the fallback takes many
+    # at a time: the region's top rows go to the history, a wrapped one keeps its line open (the LF from
+    # entering the alternate screen ends it), long lines wrap, the status line stays
+    (b"\x1b[2;4r\x1b[2;1H" + b"x" * 15 + b"\x1b[4;1Ha\n\x1b[?1049hALT\x1b[?1049lb", 10, 5,
+     "xxxxxxxxxx\n\nxxxxx\na\nb"),
+    (b"top\x1b[1;4r\x1b[4;1H" + b"".join(b"line %d\n" % i for i in range(9)) + b"\x1b[5;1Hstatus", 10, 5,
+     "top\n\n\nline 0\nline 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\n\nstatus"),
+    (b"\x1b[5;1Hstatus\x1b[2;4r\x1b[4;1H" + b"x" * 25 + b"\n" + b"y" * 7 + b"\n\x1b[1;5r\x1b[5;1Hend", 10, 5,
+     "\n\n" + "x" * 20 + "\nxxxxx\n" + "y" * 7 + "\n\nendtus"),
 ]
 
 
