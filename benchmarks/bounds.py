@@ -65,6 +65,7 @@ CASES = {
     "sized 80x1000: SD in the middle half": ("b'\\x1b[250;750r'", "b'\\x1b[T' * 21845"),
     "sized 80x1000: RI at the top of the middle half": ("b'\\x1b[250;750r\\x1b[250;1H'", "b'\\x1bM' * 32768"),
     "sized 80x1000: x and LF at the bottom of the middle half": ("b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n' * 32768"),
+    "sized 80x1000: x and LF and ESC 7 at the bottom": ("b'\\x1b[1000;1H'", "b'x\\n\\x1b7' * 16384"),
     # every row of the region leaves per sequence (500 rows for 7 bytes): SU commits them (output-bound, as
     # huge moves), SD loses them
     "sized 80x1000: x and SU 999 in the middle half": ("b'\\x1b[250;750r'", "b'x\\x1b[999S' * 9362"),
@@ -85,6 +86,9 @@ CASES = {
     "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
                                                 "b'\\x1b[L' * 21845"),
     "sized 80x65535: LF at the bottom": ("b'\\x1b[65535;1Hx'", "b'\\n' * 65536"),
+    # the fallback takes runs of lines at the bottom many at a time (put_lines): one line a run is what
+    # an attacker sends against that, a scroll of the whole tall screen per 3 bytes
+    "sized 80x65535: LF and ESC 7 at the bottom": ("b'\\x1b[65535;1Hx'", "b'\\n\\x1b7' * 21845"),
     # an edit of a sized row costs O(columns) (rows are flat arrays of cells): the store renders agent sizes at
     # most max_columns=1000 wide; 65,535 is the widest the API allows
     "sized 1000x24: REP full row + CR": ("b'x' * 1000 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),
@@ -105,6 +109,7 @@ OPTIONS = {
     **{name: {"columns": 80, "rows": 1000} for name in CASES if name.startswith("sized 80x1000")},
     "sized 80x65535: IL at row 2 of full rows": {"columns": 80, "rows": 65535},
     "sized 80x65535: LF at the bottom": {"columns": 80, "rows": 65535},
+    "sized 80x65535: LF and ESC 7 at the bottom": {"columns": 80, "rows": 65535},
     **{name: {"columns": 1000, "rows": 24} for name in CASES if name.startswith("sized 1000x24")},
     **{name: {"columns": 65535, "rows": 24} for name in CASES if name.startswith("sized 65535x24")},
 }

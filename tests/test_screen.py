@@ -692,3 +692,22 @@ fills = st.builds(lambda x, final, n: b"\x1b[%dG\x1b[%d%s" % (x, n, final), st.i
 def test_twins_count_the_cells_a_fill_overwrites(both, cells, edits, columns):
     data = b"".join(cells) + b"".join(b"y" + edit for edit in edits)  # (REP repeats the y before it)
     assert_twins_agree_on_screen(both, data, columns, 2)
+
+
+@pytest.mark.parametrize("region", [b"", b"\x1b[1;5r"])
+@pytest.mark.parametrize("max_live_cells", range(8, 48, 3))
+def test_lines_at_once_stop_where_the_live_cells_would_overflow(both, region, max_live_cells):
+    """The fallback takes lines that scroll a region many at a time (put_lines) only while the screen's cells
+    plus theirs stay within max_live_cells; past that, rows are committed early as row by row. The core
+    writes them row by row: the twins must agree at every budget, line lengths and the boundary included."""
+    c, py = both
+    lines = b"".join(b"%s\n" % (b"abcdefghijklmnop"[: k % 13]) for k in range(40))
+    data = b"\x1b[6;1Hstatus" + region + b"\x1b[3;1Hprefilled\x1b[5;1H" + lines + b"end"
+    options = {"columns": 10, "rows": 6, "max_live_cells": max_live_cells}
+    decoders = [c.TranscriptDecoder(**options), py.TranscriptDecoder(**options)]
+    outputs = [decoder.decode(data) for decoder in decoders]
+    assert outputs[0] == outputs[1]
+    assert decoders[0].live == decoders[1].live
+    assert decoders[0].stats == decoders[1].stats
+    finals = [decoder.decode(b"", final=True) for decoder in decoders]
+    assert finals[0] == finals[1]

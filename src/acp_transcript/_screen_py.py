@@ -307,7 +307,7 @@ class ScreenSink:
         index = 0
         while True:
             if index < last and self.at_empty_bottom():
-                index = self.put_lines(pieces, index, last)
+                index = self.put_lines(pieces, index, last, len(text))
             if pieces[index]:
                 self.put_text(pieces[index])
             if index == last:
@@ -318,27 +318,39 @@ class ScreenSink:
 
     def at_empty_bottom(self) -> bool:
         """The state a log leaves the screen in: the cursor at column 0 of the empty bottom row of the
-        scroll region on the main screen, auto-wrap on, and a screen too small for max_live_cells to commit
-        rows early. put_lines can then take whole lines at once. The region is the whole screen, or the rows
-        above a status line (apt's progress bar: DECSTBM keeps the last row, the log scrolls above it)."""
+        scroll region on the main screen, auto-wrap on. put_lines can then take whole lines at once. The
+        region is the whole screen, or the rows above a status line (apt's progress bar: DECSTBM keeps the
+        last row, the log scrolls above it)."""
         cy = self.cy
         screen = self.screen
         return (self.main is None and cy == self.rlower and self.cx == 0
                 and self.wrap and not self.zwj and not screen.rows[cy] and not screen.used[cy]
-                and not screen.wrapped[cy] and self.height * self.columns <= self.max_live_cells)
+                and not screen.wrapped[cy])
 
-    def put_lines(self, pieces: list[str], index: int, last: int) -> int:
+    def put_lines(self, pieces: list[str], index: int, last: int, size: int) -> int:
         """Plain ASCII lines pieces[index:j], each ended by its line feed, from at_empty_bottom(): what
         put_text and linefeed do to them row by row (each line cut into rows of ``columns``, all but its
         last wrapped; one scroll of the region per row, its top row to the history, as scroll_region_up),
         done with list and str slicing. Returns j, the first piece not taken (the caller goes on from there,
-        after its line feed)."""
+        after its line feed).
+
+        It takes lines while the screen's cells plus theirs stay within max_live_cells: row by row, the cells
+        never exceed that sum, so enforce_limits would commit nothing early (a tall screen's line feeds,
+        empty lines, take this path too). Counting is needed only when the text left, ``size`` characters,
+        could take the screen past it; then the first line that does not fit ends the lines taken (and a
+        call that takes none costs one line's test)."""
         sx = self.columns
         rows: list[str] = []
         wrapped: list[bool] = []
         j = index
+        room = self.max_live_cells - self.screen.cells
+        budgeted = room < size
         while j < last and _ASCII_RUN.fullmatch(pieces[j]):
             piece = pieces[j]
+            if budgeted:
+                if len(piece) > room:
+                    break
+                room -= len(piece)
             if len(piece) <= sx:
                 rows.append(piece)
                 wrapped.append(False)
@@ -363,14 +375,18 @@ class ScreenSink:
         self.hsize += count
         self.history_open = bool(screen.wrapped[top + gone - 1]) if through <= 0 else wrapped[through - 1]
         # the region: what is left of its old rows, the new rows that stay, and an empty bottom row
+        # (the gone rows are deleted, and the empty bottom row, now ``gone`` rows higher, is replaced by as
+        # many rows: memmoves of the rows below, so a call costs the same on a tall screen as one scroll)
         start = max(through, 0)
-        kept = slice(top + gone, bottom)
-        region = slice(top, bottom + 1)
-        screen.rows[region] = screen.rows[kept] + [list(row) for row in rows[start:]] + [[]]
-        screen.wrapped[region] = screen.wrapped[kept] + bytes(wrapped[start:]) + b"\0"
-        screen.used[region] = screen.used[kept] + array("q", [len(row) for row in rows[start:]] + [0])
-        screen.busy[region] = screen.busy[kept] + b"\1" * (count - start) + b"\0"
-        screen.cells = sum(map(len, screen.rows))
+        lengths = [len(row) for row in rows[start:]]
+        gone_rows = slice(top, top + gone)
+        bottom_row = slice(bottom - gone, bottom - gone + 1)
+        screen.cells += sum(lengths) - sum(map(len, screen.rows[gone_rows]))
+        del screen.rows[gone_rows], screen.wrapped[gone_rows], screen.used[gone_rows], screen.busy[gone_rows]
+        screen.rows[bottom_row] = [list(row) for row in rows[start:]] + [[]]
+        screen.wrapped[bottom_row] = bytes(wrapped[start:]) + b"\0"
+        screen.used[bottom_row] = array("q", lengths + [0])
+        screen.busy[bottom_row] = b"\1" * len(lengths) + b"\0"
         return j
 
     def execute(self, byte: int) -> None:
