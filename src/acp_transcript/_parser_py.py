@@ -96,6 +96,7 @@ _IGNORED_CONTROLS = re.compile("[\x00-\x07\x0e-\x1a\x1c-\x1f\x7f]")
 _IGNORED_BYTES = frozenset([*range(0x00, 0x08), *range(0x0E, 0x1B), *range(0x1C, 0x20), DEL])
 _FORMAT_EFFECTORS = frozenset([BS, HT, LF, VT, FF, CR])
 _SGR = re.compile(rb"\x1b\[[0-9:;]*m")
+_SGR_SPLITS_CODE_POINT = re.compile(rb"\x1b\[[0-9:;]*m[\x80-\xbf]")  # a piece of text after it starts mid-character
 # Printable ASCII and tabs, from a tab on (tab-indented code, tab-separated columns): one print_tabbed call on
 # a sink that has it (the render sink), where each tab and each piece after it was a turn of the loop.
 _TABBED_RUN = re.compile(rb"[\t\x20-\x7e]+")
@@ -367,11 +368,17 @@ class Parser:
         if 0x1B in raw:
             pieces = _SGR.split(raw)
             self.stats["sequences_removed"] += len(pieces) - 1
+            last = pieces[-1]
             if not self.carry and raw.isascii():  # colored ASCII: nothing to carry or clean, one decode
-                last = pieces[-1]
                 text = b"".join(pieces).decode("ascii")
-            else:  # an ESC interrupts a partial code point, so each piece is decoded on its own
-                last = pieces.pop()
+            elif _SGR_SPLITS_CODE_POINT.search(raw) is None:
+                # An ESC interrupts a partial code point, so the pieces are decoded as if each ended there. No
+                # piece but the first starts with a continuation byte, so none begins inside a code point of
+                # their concatenation: decoding that gives the same text and counts (colored CJK: one decode
+                # a run instead of one a word). Only a run that ends with an SGR ends its last code point.
+                text = self.decode_utf8(b"".join(pieces), at_end and last != b"")
+            else:
+                pieces.pop()
                 text = "".join([self.decode_utf8(piece, False) for piece in pieces]) + self.decode_utf8(last, at_end)
         else:
             last = None
