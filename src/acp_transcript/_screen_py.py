@@ -306,7 +306,7 @@ class ScreenSink:
         last = len(pieces) - 1
         index = 0
         while True:
-            if index < last and self.at_empty_bottom():
+            if index + 1 < last and self.at_empty_bottom():  # (one line: the row path costs less)
                 index = self.put_lines(pieces, index, last, len(text))
             if pieces[index]:
                 self.put_text(pieces[index])
