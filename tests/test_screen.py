@@ -711,3 +711,26 @@ def test_lines_at_once_stop_where_the_live_cells_would_overflow(both, region, ma
     assert decoders[0].stats == decoders[1].stats
     finals = [decoder.decode(b"", final=True) for decoder in decoders]
     assert finals[0] == finals[1]
+
+
+@pytest.mark.parametrize("text", [b"abcdefgh", b"abcdef", "ab\u4e2d\u6587ef".encode(), b"abc\x1b[5Cx"])
+@pytest.mark.parametrize("column", [1, 2, 3, 7])
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_ich_on_full_and_partly_full_rows(both, text, column, n):
+    """ICH moves the row's cells right within the row and drops what passes its end; the fallback does it
+    in place (a delete and an insert). Every case was checked against tmux 3.3a (tests/tmux_reference.py);
+    the twins must agree."""
+    c, py = both
+    data = b"\x1b[1;1H" + text + b"\x1b[1;%dH\x1b[%d@" % (column, n) + b"\r\n"
+    assert py.sanitize(data, columns=8, rows=3) == c.sanitize(data, columns=8, rows=3)
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    (b"abcdefgh\x1b[1;1H\x1b[@", " abcdefg"),
+    (b"abcdefgh\x1b[1;3H\x1b[2@", "ab  cdef"),
+    (b"abcdef\x1b[1;2H\x1b[5@", "a  defbc"),  # fewer cells move than are inserted: tmux keeps "def"
+    ("ab\u4e2d\u6587ef".encode() + b"\x1b[1;1H\x1b[@", " ab\u4e2d\u6587e"),
+])
+def test_ich_drops_what_passes_the_end_of_the_row(impl, data, expected):
+    """Expected values from tmux 3.3a."""
+    assert impl.sanitize(data, columns=8, rows=3) == expected
