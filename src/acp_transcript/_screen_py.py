@@ -47,7 +47,7 @@ from ._widths import WIDE, ZERO
 BLANK = chr(_defs.BLANK)
 PAD = chr(_defs.PAD)
 ZWJ = "\u200d"
-_Item = TypeVar("_Item")  # a row, its wrapped flag, its used count or its busy flag (Screen's parallel lists)
+_Item = TypeVar("_Item")  # a row, its wrapped flag, its used count or its busy flag (Screen's parallel sequences)
 
 # The tables hold inclusive ranges; as half-open bounds, a code point is inside one exactly when
 # bisect_right lands on an odd index.
@@ -851,7 +851,7 @@ class ScreenSink:
             # one row, the common case (RI, IL, DL, SD, the alternate screen's LF): the lost row leaves the
             # lists and an empty one comes in where the moved rows were; an item's del and insert are
             # memmoves, without the slices and emptied rows of a rotation (RI at the top of a 1000-row
-            # screen: 3.5 -> 2.0 us a sequence, benchmarks/README.md, round 18)
+            # screen: 3.4 -> 1.8 us a sequence, benchmarks/README.md, round 18)
             screen.remove_row(lost.start)
             screen.insert_row(py if d > 0 else dy + n)
             vacated = range(0)
