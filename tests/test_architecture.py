@@ -35,11 +35,12 @@ ONLY_PY = {
     ("TranscriptDecoder", "emit"),  # the fallback applies the policy per commit; the core per call
     ("RenderSink", "csi_finals"), ("StripSink", "csi_finals"), ("RecordingSink", "csi_finals"),
     ("ScreenSink", "print"), ("ScreenSink", "csi_finals"), ("ScreenSink", "put_text"),
-    # a block of plain lines scrolled through the bottom row with list slicing, and a redraw that fits its row
-    # written at once (clean_cells), since per-row and per-run Python work is
+    # a block of plain lines scrolled through the bottom row with list slicing, and text of one- and two-cell
+    # characters written a row at a time (text_cells, put_wrapped), since per-row and per-run Python work is
     # what the fallback's sized rendering spends its time on; the core's runs stop at LF, and a row costs it
     # what a row of the unsized window does
-    ("ScreenSink", "at_empty_bottom"), ("ScreenSink", "put_lines"), ("ScreenSink", "clean_cells"),
+    ("ScreenSink", "at_empty_bottom"), ("ScreenSink", "put_lines"), ("ScreenSink", "text_cells"),
+    ("ScreenSink", "put_wrapped"),
     # a fallback line is an immutable str: an edit builds the new line and puts it back (trimmed); the core
     # edits the line in place through a pointer (cursor_line, in ONLY_C)
     ("LineWindow", "replace_line"),

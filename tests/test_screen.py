@@ -48,6 +48,17 @@ CASES = [
      "top\n\n\nline 0\nline 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\n\nstatus"),
     (b"\x1b[5;1Hstatus\x1b[2;4r\x1b[4;1H" + b"x" * 25 + b"\n" + b"y" * 7 + b"\n\x1b[1;5r\x1b[5;1Hend", 10, 5,
      "\n\n" + "x" * 20 + "\nxxxxx\n" + "y" * 7 + "\n\nendtus"),
+    # text of one- and two-cell characters over several rows, which the fallback writes a row at a time
+    # while the row it goes on is clean: a wide character that would straddle the margin wraps whole, and
+    # where a row holds wide characters or marks the rest of the text takes the exact path from there
+    ("ab中中中中中中中中cd\u0416\u0416 \u0416".encode(), 5, 4, "ab中中中中中中中中cdЖЖ Ж"),
+    ("\x1b[2;1H中中中\x1b[1;1H中中中ab".encode(), 6, 3, "中中中ab中中"),
+    ("\x1b[2;1Hxe\u0301y\x1b[1;1H中中中abc".encode(), 6, 3, "中中中abc"),
+    ("\x1b[2;1H中中中\x1b[1;1Hab中中中ab".encode(), 6, 3, "ab中中中ab中"),
+    ("\x1b[2;2H文\x1b[1;1Hab中中中ab".encode(), 6, 3, "ab中中中ab"),
+    # where the wrapped wide character went shows in what a later write over those columns leaves
+    ("ab中中中中\x1b[2;2Hy".encode(), 5, 4, "ab中中y中中"),
+    ("ab中中中中\x1b[1;5Hx\x1b[2;1Hz".encode(), 5, 4, "ab中xz 中中"),
 ]
 
 
@@ -119,7 +130,7 @@ def test_a_tall_screen_recentres_its_rows_both_ways(both):
     "abcdefghi\r中文字中文".encode(),  # too wide for the row: wraps
 ])
 def test_redraws_in_one_write_or_cell_by_cell(both, data):
-    """The fallback writes a redraw that fits its row over clean cells at once (clean_cells), the core run
+    """The fallback writes a redraw that fits its row over clean cells at once (text_cells), the core run
     by run; wide cells, marks and wrapping take the exact path in both."""
     c, py = both
     for columns in (5, 9, 12):

@@ -75,7 +75,7 @@ _NARROW_RUN = re.compile(f"[^\\x00-\\x7e{_ZERO_BMP}{_WIDE_BMP}\\U00010000-\\U001
 _WIDE_RUN = re.compile(f"[{_WIDE_BMP}]*")
 # Cells that may be wide: a wide BMP character or any astral one (only ever a reason to take the exact path).
 _MAYBE_WIDE = re.compile(f"[{_WIDE_BMP}\\U00010000-\\U0010ffff]")
-# Text of one- and two-cell characters (clean_cells; fullmatch): printable BMP, not zero-width.
+# Text of one- and two-cell characters (text_cells; fullmatch): printable BMP, not zero-width.
 _CELL_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]+")
 _WIDE_BMP_CHAR = re.compile(f"[{_WIDE_BMP}]")
 _WIDE_SPLIT = re.compile(f"([{_WIDE_BMP}]+)")
@@ -558,15 +558,20 @@ class ScreenSink:
         """Printable text without LF at the cursor. Runs of ASCII take tmux's collected path a row at a time
         (``screen_write_collect_add``/``_end``) while auto-wrap is on; every other character takes
         ``screen_write_cell``. The two differ only in how padding left after the text is cleared."""
-        if self.wrap and not self.zwj:
-            cells = self.clean_cells(text)
-            if cells is not None:
-                # text that fits on the row, over cells without wide characters, marks or padding: every
-                # path below comes down to writing its cells (a progress bar's redraw, a line of CJK)
-                self.write_cells(self.cy, self.cx, cells)
-                self.cx += len(cells)
-                return
         start = 0
+        if self.wrap and not self.zwj:
+            cells = self.text_cells(text)
+            if cells is not None:
+                cx = self.cx
+                stop = cx + len(cells)
+                if stop <= self.columns and _clean_span(self.screen.rows[self.cy], cx, stop):
+                    # text that fits on the row, over cells without wide characters, marks or padding: every
+                    # path below comes down to writing its cells (a progress bar's redraw, a line of CJK)
+                    self.write_cells(self.cy, cx, cells)
+                    self.cx = stop
+                    return
+                if self.columns > 1 and not text.isascii():  # (ASCII: put_ascii's rows need no span check)
+                    start = self.put_wrapped(text, cells)
         end = len(text)
         while start < end:
             if self.wrap and not self.zwj:
@@ -603,25 +608,48 @@ class ScreenSink:
             start += take
             self.cx = cx + take
 
-    def clean_cells(self, text: str) -> str | None:
-        """put_text's shortcut: the cells of ``text`` (each wide character followed by padding) when it is
-        characters of one or two cells that end on the cursor's row, and the cells they cover (and the one
-        after them) hold no wide character, mark or padding: then neither path of put_text clears anything
-        (see overwrite), no row wraps, and writing the cells is all they do. None otherwise."""
-        cx = self.cx
-        if cx >= self.columns or not _CELL_TEXT.fullmatch(text):
+    def text_cells(self, text: str) -> str | None:
+        """put_text's shortcuts: the cells of ``text`` (each wide character followed by padding) when it is
+        characters of one or two cells, None otherwise. Written where the cells they cover (and the one after
+        them) hold no wide character, mark or padding, neither path of put_text clears anything (see
+        overwrite), and writing the cells is all they do."""
+        if not _CELL_TEXT.fullmatch(text):
             return None
-        wide = 0 if text.isascii() else len(_WIDE_BMP_CHAR.findall(text))  # isascii: O(1), a str flag
-        stop = cx + len(text) + wide
-        if stop > self.columns:
-            return None
-        if wide:  # runs of wide characters alternate with the rest: each wide character, then padding
-            parts = _WIDE_SPLIT.split(text)
-            parts[1::2] = [PAD.join(run) + PAD for run in parts[1::2]]
-            cells = "".join(parts)
-        else:
-            cells = text
-        return cells if _clean_span(self.screen.rows[self.cy], cx, stop) else None
+        if text.isascii() or not _WIDE_BMP_CHAR.search(text):  # (isascii: O(1), a str flag)
+            return text
+        # runs of wide characters alternate with the rest: each wide character, then padding
+        parts = _WIDE_SPLIT.split(text)
+        parts[1::2] = [PAD.join(run) + PAD for run in parts[1::2]]
+        return "".join(parts)
+
+    def put_wrapped(self, text: str, cells: str) -> int:
+        """``text`` (its ``cells`` from text_cells) with auto-wrap on, a row's worth of cells at a time, on
+        more than one column: what put_ascii, put_run and put_char do to it while each row's span is clean,
+        in one write a row instead of one a run (a line of CJK, Korean or Cyrillic words between spaces was
+        a run a word). A wide character that would straddle the margin goes on the next row, as put_char
+        wraps it, leaving the last cell as it was. Returns how much of ``text`` it wrote (put_text's runs
+        take the rest, from the first row that is not clean)."""
+        sx = self.columns
+        at = 0  # in text
+        p = 0  # in cells
+        n = len(cells)
+        while p < n:
+            width = 2 if p + 1 < n and cells[p + 1] == PAD else 1
+            if self.cx > sx - width:
+                self.linefeed(True)
+                self.cx = 0
+            cx = self.cx
+            take = min(sx - cx, n - p)
+            if p + take < n and cells[p + take] == PAD:
+                take -= 1  # (the wide character it would cut)
+            if not _clean_span(self.screen.rows[self.cy], cx, cx + take):
+                return at
+            piece = cells[p : p + take]
+            self.write_cells(self.cy, cx, piece)
+            self.cx = cx + take
+            p += take
+            at += take - piece.count(PAD)
+        return at
 
     def put_run(self, text: str, start: int, end: int, width: int) -> int:
         """Non-ASCII characters text[start:end] of one width (1 or 2) with auto-wrap on, a row's worth at a
