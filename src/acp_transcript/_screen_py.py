@@ -344,13 +344,14 @@ class ScreenSink:
         wrapped: list[bool] = []
         j = index
         room = self.max_live_cells - self.screen.cells
-        budgeted = room < size
+        if room < size:  # the text left could overflow: the lines up to the first that does not fit
+            for k in range(index, last):
+                room -= len(pieces[k])
+                if room < 0:
+                    last = k
+                    break
         while j < last and _ASCII_RUN.fullmatch(pieces[j]):
             piece = pieces[j]
-            if budgeted:
-                if len(piece) > room:
-                    break
-                room -= len(piece)
             if len(piece) <= sx:
                 rows.append(piece)
                 wrapped.append(False)
@@ -378,7 +379,7 @@ class ScreenSink:
         # (the gone rows are deleted, and the empty bottom row, now ``gone`` rows higher, is replaced by as
         # many rows: memmoves of the rows below, so a call costs the same on a tall screen as one scroll)
         start = max(through, 0)
-        lengths = [len(row) for row in rows[start:]]
+        lengths = list(map(len, rows[start:]))
         gone_rows = slice(top, top + gone)
         bottom_row = slice(bottom - gone, bottom - gone + 1)
         screen.cells += sum(lengths) - sum(map(len, screen.rows[gone_rows]))
