@@ -14,7 +14,8 @@ CASES = [
     # the SGR interrupts the code point even though the bytes around it would complete it (split after the
     # SGR, the partial one must not be carried into the next chunk either)
     pytest.param(b"\xe2\x82\x1b[31m\xacX", "\ufffd\ufffdX", id="sgr_inside_a_code_point"),
-    pytest.param(b"\xe4\xb8\xad\x1b[1m\xe6\x96\x87\x1b[0m\xe4\xb8\x1b[m", "\u4e2d\u6587\ufffd", id="colored_cjk_then_partial"),
+    pytest.param(b"\xe4\xb8\xad\x1b[1m\xe6\x96\x87\x1b[0m\xe4\xb8\x1b[m", "\u4e2d\u6587\ufffd",
+                 id="colored_cjk_then_partial"),
     pytest.param(b"\xe2\x82\nX", "\ufffd\nX", id="partial_utf8_into_lf"),
     pytest.param(b"\xe2\x82\x07X", "\ufffdX", id="partial_utf8_into_bel"),
     pytest.param(b"\xe2\x82\x7fX", "\ufffdX", id="partial_utf8_into_del"),
