@@ -110,3 +110,21 @@ def test_a_byte_that_ends_the_parameter_run(impl, where, byte, after_sgr, after_
     for final, expected in ((b"m", after_sgr), (b"D", after_cub)):
         data = b"A\x1b[" + b"1" * where + byte + b"2" * 20 + final + b"B" + b"x" * 16
         assert_transcript(impl, data, expected + "x" * 16)
+
+
+def test_the_fallbacks_parameter_cache_is_bounded_and_never_shared():
+    """The fallback parses a short parameter string once (a process-wide cache of at most 1,024 strings of
+    at most 16 bytes); callers get a list of their own, and long strings are never kept."""
+    from acp_transcript import _parser_py
+
+    _parser_py._short_params.cache_clear()
+    first = _parser_py.parse_params(b"12;34")
+    first.append(9)
+    assert _parser_py.parse_params(b"12;34") == [12, 34]
+    assert _parser_py._short_params.cache_info().hits == 1
+    long = b";".join(b"%d" % n for n in range(40))
+    assert _parser_py.parse_params(long) == list(range(32))
+    assert _parser_py._short_params.cache_info().currsize == 1
+    for n in range(3000):
+        _parser_py.parse_params(b"%d;%d" % (n, n))
+    assert _parser_py._short_params.cache_info().currsize == 1024
