@@ -130,7 +130,14 @@ class RenderSink:
     def csi_dispatch(self, params: list[int], final: int) -> None:
         """``final`` is one of ``csi_finals``. Section numbers are ECMA-48 (5th ed.)."""
         window = self.window
-        if final == 0x4B:  # K: 8.3.41 EL; the cursor does not move
+        if final == 0x48 or final == 0x66:  # H: 8.3.21 CUP, f: 8.3.63 HVP (first: the most frequent)
+            if window.saved is not None or self.overlay_origin is not None:
+                self.start_overlay(_param(params, 1, 1) - 1)
+            else:
+                window.fresh_line()
+                window.col = 0
+                window.col = window.forward_target(_param(params, 1, 1) - 1)
+        elif final == 0x4B:  # K: 8.3.41 EL; the cursor does not move
             how = _param(params, 0, 0)
             if how == 0:
                 window.erase(window.col, HUGE)
@@ -160,13 +167,6 @@ class RenderSink:
             self.window.move_down(_param(params, 0, 1))
             if final == 0x45:
                 self.window.col = 0
-        elif final == 0x48 or final == 0x66:  # H: 8.3.21 CUP, f: 8.3.63 HVP
-            if window.saved is not None or self.overlay_origin is not None:
-                self.start_overlay(_param(params, 1, 1) - 1)
-            else:
-                window.fresh_line()
-                window.col = 0
-                window.col = window.forward_target(_param(params, 1, 1) - 1)
         elif final == 0x64:  # d: 8.3.158 VPA (keeps the column)
             if window.saved is not None or self.overlay_origin is not None:
                 self.start_overlay(window.col)
