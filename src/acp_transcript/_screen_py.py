@@ -1152,17 +1152,22 @@ class ScreenSink:
         screen = self.screen
         cells = screen.rows[y]
         size = len(cells)
-        if px < dx < px + nx and px < size:
-            # A move right that overlaps itself, from inside the content (ICH): the row becomes its cells
-            # before px, dx - px blanks, the moved cells, and its cells from dx + nx on. So the cells the
-            # move replaces leave the list and the blanks go in where the moved ones were: two memmoves in
-            # place, where copying the row touched every cell's reference count (ICH then a character at
-            # column 0 of a full 1000-column row: 10 -> 5.4 us a sequence, benchmarks/README.md, round 18).
+        overlap = abs(dx - px) < nx and px < size
+        if overlap and px < dx:
+            # A move right that overlaps itself, from inside the content (ICH): the cells it replaces leave
+            # the list and blanks go in where the moved cells were. Two memmoves in place, where copying the
+            # row touched every cell's reference count (ICH then a character at column 0 of a full
+            # 1000-column row: 10 -> 5.4 us a sequence, benchmarks/README.md, round 18).
             start, stop = min(px + nx, size), min(dx + nx, size)
             self.stats["cells_overwritten"] += _written(cells[start:stop])
             del cells[start:stop]
             cells[px:px] = _blank_cells(dx - px)
             trim_row(cells)
+        elif overlap and px + nx >= size:
+            # The same to the left, with the moved cells reaching the content's end (DCH): the cells it
+            # replaces leave the list, and the ones it vacates are past the end, blank.
+            self.stats["cells_overwritten"] += _written(cells[dx:px])
+            del cells[dx:px]
         else:
             moved = max(min(px + nx, size) - px, 0)
             end = dx + moved if moved and dx + moved > size else size
