@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import codecs
 import re
-from functools import lru_cache
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Protocol
 
 from ._defs import (
@@ -105,9 +105,10 @@ _TABBED_RUN = re.compile(rb"[\t\x20-\x7e]+")
 # else falls back to the byte-by-byte state machine from its ESC, which gives the same result.
 _CSI = re.compile(rb"\x1b\[([\x3c-\x3f]?)([\x30-\x3b]*)([\x20-\x2f]{0,2})([\x40-\x7e])")
 _PARAM_SEPARATOR = re.compile(rb"[:;]")
-# The finals that end an escape sequence right after its ESC (step's ESCAPE state: everything from 0x30 to
-# 0x7E but the introducers of CSI, OSC and the other control strings).
-_ESC_FINALS = frozenset(range(0x30, 0x7F)) - {0x50, 0x58, 0x5B, 0x5D, 0x5E, 0x5F}
+# After ESC: P (DCS), X (SOS), ^ (PM), _ (APC) open a string that ST ends; [ opens a CSI, ] an OSC. Every
+# other byte from 0x30 to 0x7E is a final that ends the sequence right there (step's ESCAPE state).
+_ST_INTRODUCERS = frozenset((0x50, 0x58, 0x5E, 0x5F))
+_ESC_FINALS = frozenset(range(0x30, 0x7F)) - _ST_INTRODUCERS - {0x5B, 0x5D}
 # Where a control string may stop: BEL (OSC only), LF (the max_string_bytes check), CAN, SUB, ESC.
 _OSC_STOP = re.compile(rb"[\x07\n\x18\x1a\x1b]")
 _ST_STOP = re.compile(rb"[\n\x18\x1a\x1b]")
@@ -302,7 +303,7 @@ class Parser:
             elif byte == 0x5D:  # ]
                 self.state = OSC_STRING
                 self.string_bytes = 0
-            elif byte in (0x50, 0x58, 0x5E, 0x5F):  # P (DCS), X (SOS), ^ (PM), _ (APC)
+            elif byte in _ST_INTRODUCERS:
                 self.state = ST_STRING
                 self.string_bytes = 0
             else:
