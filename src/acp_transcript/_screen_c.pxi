@@ -75,9 +75,10 @@ ctypedef struct Mark:
     int nbytes
 
 ctypedef struct Row:
-    uint32_t *cells
-    Py_ssize_t len  # never ends in BLANK
-    Py_ssize_t cap
+    # The cells: flat (line.cells, line.len of them, never ending in BLANK), or, once an edit would cost
+    # O(columns) on a long row, chunks (line.chunked; _chunks_c.pxi, as the unsized window's long lines).
+    # line.plain and line.narrow are the window's and unused here.
+    Line line
     Py_ssize_t used  # tmux's cellused (_screen_py.Screen.used)
     Py_ssize_t lead  # cells [0, lead) are known to be BLANK (0 is always true): EL 1 erases only past it
     bint wrapped
@@ -85,7 +86,7 @@ ctypedef struct Row:
 ctypedef struct Screen:
     # Row y is pool[order[y] & ROW_SLOT] (row_at; the entry's top bit says whether the row may hold something,
     # ROW_BUSY). Line inserts, deletes and scrolls (IL, DL, SU, SD, RI, LF at the bottom of a
-    # region) rotate a range of ``order``, 4 bytes a row, never the 48-byte rows themselves; and ``order`` is a
+    # region) rotate a range of ``order``, 4 bytes a row, never the 64-byte rows themselves; and ``order`` is a
     # window into ``block`` with spare entries on both sides, so a rotation that touches an end of the screen
     # can move the window and the few rows on the other side of the range instead (screen_rotate). tmux moves
     # its grid lines (grid_view_insert_lines): 3 MB/s for RI at the top of a 1000-row screen, as this did.
@@ -122,7 +123,7 @@ cdef enum:
 
 # An entry of ``order`` is a row's slot and, in its top bit, whether the row may hold something (set by
 # screen_touch, cleared by screen_blank_entry where a row is emptied). Rotations move the bit with the row,
-# so a scan for the busy rows inside the busy range reads 4 contiguous bytes a row instead of the 48-byte
+# so a scan for the busy rows inside the busy range reads 4 contiguous bytes a row instead of the 64-byte
 # rows themselves (screen_next_busy). Slots are below 2**31: a screen has at most 65,535 rows.
 cdef extern from *:
     """
@@ -236,7 +237,7 @@ cdef inline Py_ssize_t screen_scan_bits(const uint32_t *order, Py_ssize_t y, Py_
 
 cdef int screen_place(Screen *screen, Py_ssize_t height) except -1 nogil:
     """A new block for ``height`` rows and their spare entries, the current rows in its middle."""
-    # Spare entries on each side as many as the rows (4 bytes a row, against a Row's 48): a line feed at the
+    # Spare entries on each side as many as the rows (4 bytes a row, against a Row's 64): a line feed at the
     # bottom then recentres the window once per ``height`` of them, O(1) a line feed. (1,024 at most, as it
     # was, cost a 65,535-row screen a 256 KB memmove every 1,024 line feeds: 447 instructions a line feed,
     # 256 of them the memmove's.)
@@ -284,7 +285,7 @@ cdef void screen_forget(Screen *screen) noexcept nogil:
 cdef void screen_free(Screen *screen) noexcept nogil:
     cdef Py_ssize_t slot
     for slot in range(screen.pooled):  # free slots hold no cells
-        free(screen.pool[slot].cells)
+        free(screen.pool[slot].line.cells)
     free(screen.pool)
     free(screen.free_slots)
     free(screen.block)
@@ -378,7 +379,7 @@ cdef int screen_rotate(Screen *screen, Py_ssize_t a, Py_ssize_t b, Py_ssize_t d)
 cdef int screen_remove_row(Screen *screen, Py_ssize_t y) except -1 nogil:
     """Row y goes (its cells freed; the caller has accounted them); the rows below move up."""
     cdef uint32_t slot = screen.order[y] & ROW_SLOT
-    free(screen.pool[slot].cells)
+    free(screen.pool[slot].line.cells)
     memset(&screen.pool[slot], 0, sizeof(Row))
     screen.free_slots[screen.nfree] = slot
     screen.nfree += 1
@@ -396,9 +397,9 @@ cdef inline int screen_rotate_up(Screen *screen, Py_ssize_t top, Py_ssize_t bott
     for the new empty row at bottom: scrolling a full screen line by line allocates nothing (a large
     buffer is freed instead, as empty_row does), and moves no row (screen_rotate moves the window)."""
     cdef Row *row = row_at(screen, top)
-    if row.cap > SPARE_MAX_CAP:
+    if row.line.cap > SPARE_MAX_CAP:
         row_release(row)
-    row.len = row.used = 0
+    row.line.len = row.used = 0
     row.wrapped = False
     screen_blank_entry(screen, top)
     if top == 0 and bottom == screen.height - 1 and screen_shift(screen, -1):
@@ -482,7 +483,7 @@ cdef int screen_insert_row(Screen *screen, Py_ssize_t y) except -1 nogil:
 
 cdef inline Py_ssize_t row_lead(Row *row) noexcept nogil:
     """How many of the row's cells are known to be blank from its start (Row.lead, at most its length)."""
-    return row.lead if row.lead < row.len else row.len
+    return row.lead if row.lead < row.line.len else row.line.len
 
 
 cdef int row_tail(Row *row, Buf *out) except -1 nogil:
@@ -490,7 +491,7 @@ cdef int row_tail(Row *row, Buf *out) except -1 nogil:
     (_screen_py.Screen.row_text)."""
     cdef Py_ssize_t x
     if row.wrapped:
-        for x in range(row.used - row.len):
+        for x in range(row.used - row.line.len):
             buf_put(out, 0x20)
     return 0
 
@@ -507,14 +508,14 @@ cdef inline void outside(Py_ssize_t begin, Py_ssize_t other, Py_ssize_t n, Py_ss
 
 
 cdef inline void row_release(Row *row) noexcept nogil:
-    if row.cells != NULL:  # (most rows a line move releases are empty: no call)
-        free(row.cells)
+    if row.line.cells != NULL:  # (most rows a line move releases are empty: no call)
+        free(row.line.cells)
     memset(row, 0, sizeof(Row))
 
 
 cdef inline int row_reserve(Row *row, Py_ssize_t size) except -1 nogil:
-    if size > row.cap:
-        grow(<void **>&row.cells, &row.cap, size, sizeof(uint32_t), 16)
+    if size > row.line.cap:
+        grow(<void **>&row.line.cells, &row.line.cap, size, sizeof(uint32_t), 16)
     return 0
 
 
@@ -531,7 +532,7 @@ cdef Py_ssize_t screen_last_text(Screen *screen) noexcept nogil:
     """The index of the last row with cells, -1 if none (only busy rows can have)."""
     cdef Py_ssize_t y
     for y in range(screen.busy_bottom, screen.busy_top - 1, -1):
-        if row_at(screen, y).len:
+        if row_at(screen, y).line.len:
             return y
     return -1
 
@@ -684,7 +685,7 @@ cdef class ScreenSink(Sink):
             screen = &self.screen if which == 0 else &self.main
             if columns < self.columns:
                 for y in range(self.height):
-                    if row_at(screen, y).len > columns:
+                    if row_at(screen, y).line.len > columns:
                         self.clear_row_from(screen, y, columns)
             drop = self.height - height
             while drop > 0 and screen.height - 1 > self.cy and not row_at(screen, screen.height - 1).used:
@@ -698,7 +699,7 @@ cdef class ScreenSink(Sink):
                         self.cy -= 1
                 else:  # the main screen under the alternate one
                     self.text(screen, 1, self.out)
-                    screen.cells -= row_at(screen, 0).len
+                    screen.cells -= row_at(screen, 0).line.len
                     screen_remove_row(screen, 0)
                 drop -= 1
             while screen.height < height:
@@ -717,12 +718,12 @@ cdef class ScreenSink(Sink):
 
     cdef int clear_row_from(self, Screen *screen, Py_ssize_t y, Py_ssize_t x) except -1 nogil:
         cdef Row *row = row_at(screen, y)
-        cdef Py_ssize_t size = row.len
-        self.stats[S_OVERWRITTEN] += written_cells(row.cells, x, row.len)
-        row.len = x
-        while row.len and row.cells[row.len - 1] == BLANK:
-            row.len -= 1
-        screen.cells += row.len - size
+        cdef Py_ssize_t size = row.line.len
+        self.stats[S_OVERWRITTEN] += written_cells(row.line.cells, x, row.line.len)
+        row.line.len = x
+        while row.line.len and row.line.cells[row.line.len - 1] == BLANK:
+            row.line.len -= 1
+        screen.cells += row.line.len - size
         return 0
 
     cdef int live(self, Buf *out) except -1 nogil:
@@ -739,9 +740,9 @@ cdef class ScreenSink(Sink):
     cdef int row_text(self, Screen *screen, Py_ssize_t y, Buf *out) except -1 nogil:
         """Row y's text (_screen_py.Screen.row_text)."""
         cdef Row *row = row_at(screen, y)
-        cdef Py_ssize_t x = 0, k, n = row.len, written
+        cdef Py_ssize_t x = 0, k, n = row.line.len, written
         cdef uint32_t cell, seen = 0
-        cdef const uint32_t *cells = row.cells
+        cdef const uint32_t *cells = row.line.cells
         cdef Mark *mark
         cdef Py_ssize_t lead = row_lead(row)
         buf_reserve(out, n)
@@ -861,12 +862,12 @@ cdef class ScreenSink(Sink):
             if take > n - start:
                 take = n - start
             row = row_at(&self.screen, self.cy)
-            end = cx + take * width if cx + take * width < row.len else row.len
+            end = cx + take * width if cx + take * width < row.line.len else row.line.len
             for x in range(cx, end):
-                cell = row.cells[x]
+                cell = row.line.cells[x]
                 if cell == PAD or cell & MARKED or (cell >= WIDE_BELOW and char_width(cell) == 2):
                     return start
-            if end < row.len and row.cells[end] == PAD:  # stray padding put_char would clear
+            if end < row.line.len and row.line.cells[end] == PAD:  # stray padding put_char would clear
                 return start
             dst = self.prepare_cells(self.cy, cx, take * width, True)
             if width == 1:
@@ -1068,7 +1069,7 @@ cdef class ScreenSink(Sink):
         if self.has_main:
             for y in range(self.screen.height):
                 row = row_at(&self.screen, y)
-                self.stats[S_ALT] += written_cells(row.cells, 0, row.len)
+                self.stats[S_ALT] += written_cells(row.line.cells, 0, row.line.len)
             screen_free(&self.screen)
             self.screen = self.main
             screen_forget(&self.main)
@@ -1107,7 +1108,7 @@ cdef class ScreenSink(Sink):
             take = sx - cx if sx - cx < n - start else n - start
             y = self.cursor_row()
             row = row_at(&self.screen, y)
-            if cx < row.len:  # (else there is nothing to overwrite: its call was a tenth of a short line)
+            if cx < row.line.len:  # (else there is nothing to overwrite: its call was a tenth of a short line)
                 self.overwrite(row, cx, cx + take, 1, True)
             dst = self.prepare_cells(y, cx, take, True)
             if text != NULL:
@@ -1133,7 +1134,7 @@ cdef class ScreenSink(Sink):
             y = self.cursor_row()
             row = row_at(&self.screen, y)
             self.overwrite(row, cx, cx + take, 1, True)
-            covered = row.len - cx  # (overwrite may trim the row: after it)
+            covered = row.line.len - cx  # (overwrite may trim the row: after it)
             covered = 0 if covered < 0 else (take if covered > take else covered)
             dst = self.prepare_cells(y, cx, take, False)
             self.stats[S_OVERWRITTEN] += acp_fill_cells(dst, covered, char)
@@ -1188,7 +1189,7 @@ cdef class ScreenSink(Sink):
         cy = self.cy
         row = row_at(&self.screen, cy)
         self.overwrite(row, cx, cx + width, width, False)
-        if char != 0x20 or (cx < row.len and row.cells[cx] != BLANK):
+        if char != 0x20 or (cx < row.line.len and row.line.cells[cx] != BLANK):
             dst = self.prepare_cells(cy, cx, width, True)
             dst[0] = char
             if width == 2:
@@ -1205,7 +1206,7 @@ cdef class ScreenSink(Sink):
         """_screen_py.ScreenSink.write_cells without the copy: where cells [x, x + n) of row y go. With
         ``counted`` false the caller counts the cells it overwrites (put_fill: while it writes them)."""
         cdef Row *row = row_at(&self.screen, y)
-        cdef Py_ssize_t size = row.len, stop = x + n, i
+        cdef Py_ssize_t size = row.line.len, stop = x + n, i
         if not size:  # (a row with cells is busy already)
             screen_touch(&self.screen, y)
         row_reserve(row, stop)
@@ -1215,19 +1216,19 @@ cdef class ScreenSink(Sink):
             row.lead = x
         if x > size:
             for i in range(size, x):
-                row.cells[i] = BLANK
+                row.line.cells[i] = BLANK
         elif x < size and counted:
-            self.stats[S_OVERWRITTEN] += written_cells(row.cells, x, stop if stop < size else size)
-        if stop > row.len:
-            row.len = stop
-        self.screen.cells += row.len - size
+            self.stats[S_OVERWRITTEN] += written_cells(row.line.cells, x, stop if stop < size else size)
+        if stop > row.line.len:
+            row.line.len = stop
+        self.screen.cells += row.line.len - size
         if stop > row.used:
             row.used = stop
         if self.screen.cells > self.max_live_cells:
             # after every write, before any scroll: the same rows are committed for any chunking (the
             # cursor's row, where these cells go, is never one of them)
             self.enforce_limits()
-        return row.cells + x
+        return row.line.cells + x
 
     cdef int write_cells(self, Py_ssize_t y, Py_ssize_t x, const uint32_t *cells, Py_ssize_t n) except -1 nogil:
         memcpy(self.prepare_cells(y, x, n, True), cells, n * sizeof(uint32_t))
@@ -1238,8 +1239,8 @@ cdef class ScreenSink(Sink):
 
     cdef int overwrite(self, Row *row, Py_ssize_t start, Py_ssize_t stop, int width, bint always) except -1 nogil:
         """See _screen_py.ScreenSink.overwrite: on ``row``, the cursor's (cursor_row)."""
-        cdef Py_ssize_t size = row.len, x
-        cdef uint32_t *cells = row.cells
+        cdef Py_ssize_t size = row.line.len, x
+        cdef uint32_t *cells = row.line.cells
         cdef uint32_t before
         if always:
             if 0 < start < size:
@@ -1258,11 +1259,11 @@ cdef class ScreenSink(Sink):
             if cells[x] != BLANK and cells[x] != PAD:
                 self.stats[S_OVERWRITTEN] += 1
             cells[x] = BLANK
-            if cells[row.len - 1] == BLANK:  # the wide character was the row's last: a row never ends in a blank
-                while row.len and cells[row.len - 1] == BLANK:
-                    row.len -= 1
-                self.screen.cells += row.len - size
-                size = row.len
+            if cells[row.line.len - 1] == BLANK:  # the wide character was the row's last: a row never ends in a blank
+                while row.line.len and cells[row.line.len - 1] == BLANK:
+                    row.line.len -= 1
+                self.screen.cells += row.line.len - size
+                size = row.line.len
         if stop >= size:
             return 0
         before = cells[stop - 1]
@@ -1272,9 +1273,9 @@ cdef class ScreenSink(Sink):
                 cells[x] = BLANK
                 x += 1
             if x == size:  # the row ended in that padding: it never ends in a blank (the fallback trims
-                while row.len and row.cells[row.len - 1] == BLANK:  # after its write)
-                    row.len -= 1
-                self.screen.cells += row.len - size
+                while row.line.len and row.line.cells[row.line.len - 1] == BLANK:  # after its write)
+                    row.line.len -= 1
+                self.screen.cells += row.line.len - size
         return 0
 
     cdef int combine(self, uint32_t char) except -1 nogil:
@@ -1288,13 +1289,13 @@ cdef class ScreenSink(Sink):
             return 0
         row = row_at(&self.screen, self.cy)
         x = cx - 1
-        while x >= 0 and x < row.len and row.cells[x] == PAD:
+        while x >= 0 and x < row.line.len and row.line.cells[x] == PAD:
             x -= 1
         if x < 0:
             return 0
-        if x >= row.len or row.cells[x] == BLANK:
+        if x >= row.line.len or row.line.cells[x] == BLANK:
             self.write_cells(self.cy, x, &space, 1)
-        cell = row.cells[x]
+        cell = row.line.cells[x]
         if cell & MARKED:
             mark = &self.marks[cell & ~MARKED]
             if mark.nbytes + utf8_length(char) > MAX_CELL_BYTES:
@@ -1307,7 +1308,7 @@ cdef class ScreenSink(Sink):
             mark.cps[0] = cell
             mark.n = 1
             mark.nbytes = utf8_length(cell)
-            row.cells[x] = MARKED | <uint32_t>index
+            row.line.cells[x] = MARKED | <uint32_t>index
         mark.cps[mark.n] = char
         mark.n += 1
         mark.nbytes += utf8_length(char)
@@ -1341,11 +1342,11 @@ cdef class ScreenSink(Sink):
             screen = &self.screen if which == 0 else &self.main
             for y in range(screen.height):
                 row = row_at(screen, y)
-                for x in range(row.len):
-                    cell = row.cells[x]
+                for x in range(row.line.len):
+                    cell = row.line.cells[x]
                     if cell & MARKED:
                         fresh[kept] = self.marks[cell & ~MARKED]
-                        row.cells[x] = MARKED | <uint32_t>kept
+                        row.line.cells[x] = MARKED | <uint32_t>kept
                         kept += 1
         free(self.marks)
         self.marks = fresh
@@ -1357,7 +1358,7 @@ cdef class ScreenSink(Sink):
         for y in range(self.height):
             if self.screen.cells <= self.max_live_cells:
                 return 0
-            if y != self.cy and row_at(&self.screen, y).len:
+            if y != self.cy and row_at(&self.screen, y).line.len:
                 self.to_history(y)
                 self.empty_row(y)
         return 0
@@ -1367,17 +1368,17 @@ cdef class ScreenSink(Sink):
     cdef int to_history(self, Py_ssize_t y) except -1 nogil:
         cdef Row *row = row_at(&self.screen, y)
         if self.has_main:
-            self.stats[S_ALT] += written_cells(row.cells, 0, row.len)
+            self.stats[S_ALT] += written_cells(row.line.cells, 0, row.line.len)
             return 0
         self.hsize += 1
         self.history_open = row.wrapped
-        if row.len == 0 and not row.wrapped and buf_put_head_lf(self.out):
+        if row.line.len == 0 and not row.wrapped and buf_put_head_lf(self.out):
             # A blank row (a flood of line feeds): its LF without a call or the row's scan (221 -> 193
             # instructions a line feed at the bottom; this test in scroll_region_up saved 28 more, but cost
             # plain text at 80x24 1.5%, 10 instructions a line)
             return 0
-        if (not row.wrapped or row.used <= row.len) \
-                and buf_put_printable(self.out, row.cells, row.len, row_lead(row), 0 if row.wrapped else LF):
+        if (not row.wrapped or row.used <= row.line.len) \
+                and buf_put_printable(self.out, row.line.cells, row.line.len, row_lead(row), 0 if row.wrapped else LF):
             # A row of printable ASCII (and no trailing blanks to pad): as bytes into the output's head while
             # nothing wider came before it in this call, as plain lines go in unsized rendering.
             return 0
@@ -1396,10 +1397,10 @@ cdef class ScreenSink(Sink):
 
     cdef int empty_row(self, Py_ssize_t y) except -1 nogil:
         cdef Row *row = row_at(&self.screen, y)
-        self.screen.cells -= row.len
-        if row.cap > SPARE_MAX_CAP:
+        self.screen.cells -= row.line.len
+        if row.line.cap > SPARE_MAX_CAP:
             row_release(row)
-        row.len = row.used = 0
+        row.line.len = row.used = 0
         row.wrapped = False
         screen_blank_entry(&self.screen, y)
         return 0
@@ -1413,8 +1414,8 @@ cdef class ScreenSink(Sink):
     cdef int lose_row(self, Py_ssize_t y) except -1 nogil:
         cdef Row *row = row_at(&self.screen, y)
         cdef Py_ssize_t count
-        if row.len:
-            count = written_cells(row.cells, 0, row.len)
+        if row.line.len:
+            count = written_cells(row.line.cells, 0, row.line.len)
             self.stats[S_OVERWRITTEN] += count
             if count:
                 self.stats[S_SCROLLED_OUT] += 1
@@ -1431,7 +1432,7 @@ cdef class ScreenSink(Sink):
         yy = screen_next_busy(&self.screen, y if y > self.screen.busy_top else self.screen.busy_top, stop)
         while yy < stop:
             row = row_at(&self.screen, yy)
-            self.stats[S_OVERWRITTEN] += written_cells(row.cells, 0, row.len)
+            self.stats[S_OVERWRITTEN] += written_cells(row.line.cells, 0, row.line.len)
             self.empty_row(yy)
             yy = screen_next_busy(&self.screen, yy + 1, stop)
         screen_blanked(&self.screen, y, y + n)
@@ -1483,7 +1484,7 @@ cdef class ScreenSink(Sink):
         if self.has_main:
             return self.move_lines(top, top + 1, bottom - top)
         self.to_history(top)
-        self.screen.cells -= row_at(&self.screen, top).len
+        self.screen.cells -= row_at(&self.screen, top).line.len
         screen_rotate_up(&self.screen, top, bottom)
         screen_busy_up(&self.screen, top, bottom)
         return 0
@@ -1689,8 +1690,8 @@ cdef class ScreenSink(Sink):
         if start == 0 and stop >= self.columns:
             return self.clear_lines(y, 1)
         row = row_at(&self.screen, y)
-        if stop > row.len:
-            stop = row.len
+        if stop > row.line.len:
+            stop = row.line.len
         if start <= row.lead:
             # the erase joins the blanks the row starts with: they need no second erase (EL 1 again and
             # again near the end of a full row rewrote the row each time)
@@ -1699,11 +1700,11 @@ cdef class ScreenSink(Sink):
                 row.lead = stop
         if start >= stop:
             return 0
-        self.stats[S_OVERWRITTEN] += acp_fill_cells(row.cells + start, stop - start, BLANK)
-        size = row.len
-        while row.len and row.cells[row.len - 1] == BLANK:
-            row.len -= 1
-        self.screen.cells += row.len - size
+        self.stats[S_OVERWRITTEN] += acp_fill_cells(row.line.cells + start, stop - start, BLANK)
+        size = row.line.len
+        while row.line.len and row.line.cells[row.line.len - 1] == BLANK:
+            row.line.len -= 1
+        self.screen.cells += row.line.len - size
         return 0
 
     cdef int clearline(self) except -1 nogil:
@@ -1753,7 +1754,7 @@ cdef class ScreenSink(Sink):
 
     cdef int scroll_region_full(self) except -1 nogil:
         self.to_history(0)
-        self.screen.cells -= row_at(&self.screen, 0).len
+        self.screen.cells -= row_at(&self.screen, 0).line.len
         screen_rotate_up(&self.screen, 0, self.screen.height - 1)
         screen_busy_up(&self.screen, 0, self.screen.height - 1)
         return 0
@@ -1788,7 +1789,7 @@ cdef class ScreenSink(Sink):
         cdef Py_ssize_t size, moved, end, x, start, stop
         if nx <= 0 or px == dx:
             return 0
-        size = row.len
+        size = row.line.len
         moved = (px + nx if px + nx < size else size) - px
         if moved < 0:
             moved = 0
@@ -1797,18 +1798,18 @@ cdef class ScreenSink(Sink):
             start, stop = dx, (dx + nx if dx + nx < px else px)
         else:
             start, stop = (dx if dx > px + nx else px + nx), dx + nx
-        self.stats[S_OVERWRITTEN] += written_cells(row.cells, start, stop if stop < size else size)
+        self.stats[S_OVERWRITTEN] += written_cells(row.line.cells, start, stop if stop < size else size)
         screen_touch(&self.screen, y)  # (ICH on a blank row counts it used)
         row_reserve(row, end)
         if dx < row.lead:  # the moved cells land from dx on; the cells they leave become blanks
             row.lead = dx
         for x in range(size, end):
-            row.cells[x] = BLANK
+            row.line.cells[x] = BLANK
         if moved:  # (an empty row may have no buffer: no pointer arithmetic on NULL)
-            memmove(row.cells + dx, row.cells + px, moved * sizeof(uint32_t))
+            memmove(row.line.cells + dx, row.line.cells + px, moved * sizeof(uint32_t))
         stop = dx + nx if dx + nx < end else end  # the rest of the destination gets the source's blanks
         for x in range(dx + moved, stop):
-            row.cells[x] = BLANK
+            row.line.cells[x] = BLANK
         if px < dx:  # the vacated cells outside the destination
             start, stop = px, (px + nx if px + nx < dx else dx)
         else:
@@ -1816,11 +1817,11 @@ cdef class ScreenSink(Sink):
         if stop > end:
             stop = end
         for x in range(start, stop):
-            row.cells[x] = BLANK
-        row.len = end
-        while row.len and row.cells[row.len - 1] == BLANK:
-            row.len -= 1
-        self.screen.cells += row.len - size
+            row.line.cells[x] = BLANK
+        row.line.len = end
+        while row.line.len and row.line.cells[row.line.len - 1] == BLANK:
+            row.line.len -= 1
+        self.screen.cells += row.line.len - size
         if dx + nx > row.used:
             row.used = dx + nx
         if self.screen.cells > self.max_live_cells:
