@@ -59,6 +59,11 @@ CASES = [
     # where the wrapped wide character went shows in what a later write over those columns leaves
     ("ab中中中中\x1b[2;2Hy".encode(), 5, 4, "ab中中y中中"),
     ("ab中中中中\x1b[1;5Hx\x1b[2;1Hz".encode(), 5, 4, "ab中xz 中中"),
+    # padding DCH parted from its wide character: writing a character over it blanks the cell before it,
+    # even one the same run just wrote (a run is one write only where no such padding is in its way)
+    ("a中\x1b[2G\x1b[P\réé".encode(), 10, 3, " é"),
+    ("a中\x1b[2G\x1b[P\x1b[2G文".encode(), 10, 3, " 文"),
+    ("ab中\x1b[3G\x1b[P\r文文".encode(), 10, 3, "文文"),
 ]
 
 

@@ -818,7 +818,7 @@ cdef class ScreenSink(Sink):
 
     cdef int print_cps(self, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
         """_screen_py.ScreenSink.put_text."""
-        cdef Py_ssize_t i = 0, k
+        cdef Py_ssize_t i = 0, k, run_end = 0
         cdef int width
         if self.lag:
             self.settle()
@@ -832,10 +832,11 @@ cdef class ScreenSink(Sink):
                 continue
             width = char_width(cps[i])
             if self.wrap and not self.zwj and width and (width == 1 or self.columns > 1):
-                k = i + 1
-                while k < n and cps[k] >= 0x7F and char_width(cps[k]) == width:
-                    k += 1
-                k = i + self.put_run(cps + i, k - i, width)
+                if i >= run_end:  # the run's end, found once: put_char takes its characters one at a time
+                    run_end = i + 1  # where put_run cannot, and a scan per character was quadratic (REP of
+                    while run_end < n and cps[run_end] >= 0x7F and char_width(cps[run_end]) == width:
+                        run_end += 1  # a wide character over a row of them: 0.6 s a sequence at 65,535 columns)
+                k = i + self.put_run(cps + i, run_end - i, width)
                 if k > i:
                     i = k
                     continue
@@ -845,14 +846,15 @@ cdef class ScreenSink(Sink):
 
     cdef Py_ssize_t put_run(self, const uint32_t *cps, Py_ssize_t n, int width) except -1 nogil:
         """_screen_py.ScreenSink.put_run: characters of one width (1 or 2; no space, no ZWJ) with auto-wrap
-        on, a row's worth at a time, while the cells they cover hold only characters of one cell and the
-        cell after them is no padding (_screen_py._clean_span): then
-        put_char's clearing of padding has nothing to do. Returns how many were written (put_char takes
-        the rest)."""
+        on, a row's worth at a time, while the cells they cover hold no marks and no padding but a wide
+        character's own, and the cell after them is no padding (_screen_py._clean_span): then what
+        put_char does to them one at a time, its clearing of padding included, is writing their cells.
+        Returns how many were written (put_char takes the rest)."""
         cdef Py_ssize_t sx = self.columns, cx, take, start = 0, x, end, k
         cdef Row *row
         cdef uint32_t cell
         cdef uint32_t *dst
+        cdef bint clean, wide
         while start < n:
             if self.cx > sx - width:
                 self.linefeed(True)
@@ -863,11 +865,25 @@ cdef class ScreenSink(Sink):
                 take = n - start
             row = row_at(&self.screen, self.cy)
             end = cx + take * width if cx + take * width < row.line.len else row.line.len
+            clean = True
+            wide = False  # whether the cell before is a wide character (without marks)
             for x in range(cx, end):
                 cell = row.line.cells[x]
-                if cell == PAD or cell & MARKED or (cell >= WIDE_BELOW and char_width(cell) == 2):
-                    return start
-            if end < row.line.len and row.line.cells[end] == PAD:  # stray padding put_char would clear
+                if cell & MARKED or (cell == PAD and not wide):
+                    # the characters over the clean cells before it go now, put_char takes the next: the
+                    # cells are scanned once however many characters put_char writes one at a time
+                    take = (x - cx) // width
+                    clean = False
+                    break
+                wide = cell >= WIDE_BELOW and char_width(cell) == 2
+            end = cx + take * width
+            while take > 0 and end < row.line.len and row.line.cells[end] == PAD:
+                # stray padding put_char would clear: the character before it too (at most twice: a
+                # padding cell in the span follows its wide character)
+                take -= 1
+                end -= width
+                clean = False
+            if take <= 0:
                 return start
             dst = self.prepare_cells(self.cy, cx, take * width, True)
             if width == 1:
@@ -878,6 +894,8 @@ cdef class ScreenSink(Sink):
                     dst[2 * k + 1] = PAD
             start += take
             self.cx = cx + take * width
+            if not clean:
+                return start
         return start
 
     cdef int execute(self, uint8_t byte) except -1 nogil:

@@ -73,11 +73,14 @@ _ZERO_BMP, _WIDE_BMP = _bmp_class(ZERO), _bmp_class(WIDE)
 # tables are disjoint (tests/test_widths.py).
 _NARROW_RUN = re.compile(f"[^\\x00-\\x7e{_ZERO_BMP}{_WIDE_BMP}\\U00010000-\\U0010ffff]*")
 _WIDE_RUN = re.compile(f"[{_WIDE_BMP}]*")
-# Cells that may be wide: a wide BMP character or any astral one (only ever a reason to take the exact path).
-_MAYBE_WIDE = re.compile(f"[{_WIDE_BMP}\\U00010000-\\U0010ffff]")
 # Text of one- and two-cell characters (text_cells; fullmatch): printable BMP, not zero-width.
 _CELL_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]+")
 _WIDE_BMP_CHAR = re.compile(f"[{_WIDE_BMP}]")
+# Padding that does not follow its wide character (a cell of one character): what put_char would clear
+# around when writing over it (_clean_prefix). The astral ranges make the class slow, but it is tried only
+# where the search finds padding.
+_WIDE_CLASS = "".join(f"\\U{start:08x}-\\U{end:08x}" for start, end in zip(WIDE[::2], WIDE[1::2]))
+_ORPHAN_PAD = re.compile(f"(?<![{_WIDE_CLASS}]){PAD}")
 _WIDE_SPLIT = re.compile(f"([{_WIDE_BMP}]+)")
 
 
@@ -574,18 +577,22 @@ class ScreenSink:
                 if self.columns > 1 and not text.isascii():  # (ASCII: put_ascii's rows need no span check)
                     start = self.put_wrapped(text, cells)
         end = len(text)
+        run = width = 0
         while start < end:
             if self.wrap and not self.zwj:
-                run = _ASCII_RUN.match(text, start).end()  # type: ignore[union-attr]  # matches ""
-                if run > start:
-                    self.put_ascii(text, start, run)
-                    start = run
+                ascii_end = _ASCII_RUN.match(text, start).end()  # type: ignore[union-attr]  # matches ""
+                if ascii_end > start:
+                    self.put_ascii(text, start, ascii_end)
+                    start = ascii_end
                     continue
-                run = _NARROW_RUN.match(text, start).end()  # type: ignore[union-attr]
-                width = 1
-                if run == start and self.columns > 1:
-                    run = _WIDE_RUN.match(text, start).end()  # type: ignore[union-attr]
-                    width = 2
+                if start >= run:  # a run's end is found once: put_char may take its characters one at a
+                    # time, and a match per character was quadratic (REP of a wide character over a row
+                    # of them: 8 s a sequence at 65,535 columns)
+                    run = _NARROW_RUN.match(text, start).end()  # type: ignore[union-attr]
+                    width = 1
+                    if run == start and self.columns > 1:
+                        run = _WIDE_RUN.match(text, start).end()  # type: ignore[union-attr]
+                        width = 2
                 if run > start:
                     done = self.put_run(text, start, run, width)
                     if done > start:
@@ -654,9 +661,9 @@ class ScreenSink:
 
     def put_run(self, text: str, start: int, end: int, width: int) -> int:
         """Non-ASCII characters text[start:end] of one width (1 or 2) with auto-wrap on, a row's worth at a
-        time, while the cells they cover hold only one-cell characters without marks: there put_char's
-        clearing of padding has nothing to do, so a row's worth is one write. Returns how far it got
-        (put_char takes the rest)."""
+        time, over the clean cells (_clean_span) they cover: there what put_char does is writing the
+        cells, so a row's worth is one write. Returns how far it got: put_char takes the character over
+        the first cell that is not clean, and the run goes on after it (each cell is checked once)."""
         sx = self.columns
         while start < end:
             if self.cx > sx - width:
@@ -665,12 +672,24 @@ class ScreenSink:
             cx = self.cx
             take = min((sx - cx) // width, end - start)
             stop = cx + take * width
-            if not _clean_span(self.screen.rows[self.cy], cx, stop):
-                return start  # a mark, padding or a wide character: put_char's rules apply
+            row = self.screen.rows[self.cy]
+            clean = _clean_prefix(row, cx, stop)
+            whole = clean == stop - cx
+            if not whole:
+                take = clean // width
+                stop = cx + take * width
+            while take > 0 and stop < len(row) and row[stop] == PAD:
+                take -= 1  # stray padding put_char would clear: the character before it too
+                stop -= width
+                whole = False
+            if take <= 0:
+                return start  # a mark or padding at the cursor: put_char's rules apply
             chunk = text[start : start + take]
             self.write_cells(self.cy, cx, chunk if width == 1 else PAD.join(chunk) + PAD)
             start += take
             self.cx = stop
+            if not whole:
+                return start
         return start
 
     def put_char(self, char: str, width: int) -> None:
@@ -1244,16 +1263,31 @@ class ScreenSink:
 
 
 def _clean_span(row: list[str], start: int, stop: int) -> bool:
-    """Cells [start, stop) of ``row`` hold only one-cell characters without marks (or nothing), and the
-    cell after them is no padding: writing over them, put_char and put_ascii clear nothing."""
+    """Cells [start, stop) of ``row`` hold no marks and no padding but a wide character's own (right after
+    it), and the cell after them is no padding: then what put_char or put_ascii do to them one character
+    at a time, their clearing of padding included, is writing their cells (the padding a wide character
+    they overwrite leaves is overwritten next; _screen_c.pxi, put_run)."""
     if stop < len(row) and row[stop] == PAD:
         return False  # stray padding that they would clear
+    return _clean_prefix(row, start, stop) == stop - start
+
+
+def _clean_prefix(row: list[str], start: int, stop: int) -> int:
+    """How many cells from ``start`` on, up to ``stop``, are clean as _clean_span says (the cell after them
+    unchecked): the first marked cell or padding without its wide character ends them."""
     covered = row[start:stop]
     if not covered:
-        return True
+        return 0
     joined = "".join(covered)
-    return (len(joined) == len(covered) and PAD not in joined
-            and (joined.isascii() or not _MAYBE_WIDE.search(joined)))
+    clean = len(covered)
+    if len(joined) != len(covered):  # a cell with marks (several characters): the first one ends them
+        clean = next(i for i, cell in enumerate(covered) if len(cell) != 1)
+        joined = joined[:clean]
+    if PAD in joined:
+        orphan = _ORPHAN_PAD.search(joined)
+        if orphan:
+            clean = orphan.start()
+    return clean
 
 
 def _rotate(items: MutableSequence[_Item], low: int, high: int, d: int) -> None:
