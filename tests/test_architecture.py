@@ -65,6 +65,13 @@ ONLY_C = {
     ("LineWindow", "chunked"), ("LineWindow", "write_chunked"),
     ("LineWindow", "cursor_line"),  # a pointer to the line to edit in place (see replace_line in ONLY_PY)
     ("TranscriptDecoder", "line_chunks"),  # _line_chunks, the tests' view of those chunks (their bound)
+    # ...and a sized screen's long rows (Row.line): made chunks once an edit would touch more than a chunk
+    # (chunk_row), written through staged cells (finish_cells) or a fill, with prepare_cells's bookkeeping
+    # shared (begin_write, end_write) and one cell set in place or in its chunk (set_cell); the fallback's
+    # rows are lists of cells, _row_chunks the tests' view
+    ("ScreenSink", "chunk_row"), ("ScreenSink", "finish_cells"), ("ScreenSink", "begin_write"),
+    ("ScreenSink", "end_write"), ("ScreenSink", "set_cell"), ("ScreenSink", "put_cell"),
+    ("TranscriptDecoder", "row_chunks"),
     # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
     ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),
     # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)

@@ -90,11 +90,18 @@ cdef inline void finger_before(Line *line, Py_ssize_t k, Py_ssize_t col) noexcep
         line.chunked.finger = line.chunked.finger_at = 0
 
 
-cdef inline Py_ssize_t chunk_written(const Chunk *chunk, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
-    """Written (non-blank) cells among a chunk's cells ``[lo, hi)``."""
+cdef inline Py_ssize_t cells_written(const LongLine *chunked, const uint32_t *cells, Py_ssize_t lo,
+                                     Py_ssize_t hi) noexcept nogil:
+    """Written cells (LongLine.written_mask) among ``cells[lo, hi)``."""
+    return acp_count_masked(cells + lo, hi - lo, chunked.written_mask) if hi > lo else 0
+
+
+cdef inline Py_ssize_t chunk_written(const LongLine *chunked, const Chunk *chunk, Py_ssize_t lo,
+                                     Py_ssize_t hi) noexcept nogil:
+    """Written cells among a chunk's cells ``[lo, hi)``."""
     if chunk.cells == NULL:
-        return hi - lo if chunk.fill != BLANK else 0
-    return written(chunk.cells, lo, hi)
+        return hi - lo if chunk.fill & chunked.written_mask else 0
+    return cells_written(chunked, chunk.cells, lo, hi)
 
 
 cdef inline int chunks_reserve(Line *line, Py_ssize_t extra) except -1 nogil:
@@ -112,9 +119,9 @@ cdef void line_free_chunks(Line *line) noexcept nogil:
     line.chunked = NULL
 
 
-cdef int line_to_chunks(Line *line, Py_ssize_t size) except -1 nogil:
-    """Turn a flat line into full literal chunks (once per line: the cost of cells already written). On
-    MemoryError the line stays flat."""
+cdef int line_to_chunks(Line *line, Py_ssize_t size, uint32_t written_mask) except -1 nogil:
+    """Turn a flat line into full literal chunks (once per line: the cost of cells already written); its
+    written cells are those with a bit of ``written_mask`` (LongLine). On MemoryError the line stays flat."""
     cdef Py_ssize_t n = line.len, count = (line.len + size - 1) // size, k, part
     cdef uint32_t *cells
     cdef LongLine *chunked = <LongLine *>calloc(1, sizeof(LongLine))
@@ -127,6 +134,7 @@ cdef int line_to_chunks(Line *line, Py_ssize_t size) except -1 nogil:
     if chunked == NULL:
         with gil:
             raise MemoryError()
+    chunked.written_mask = written_mask
     line.chunked = chunked
     for k in range(count):
         cells = <uint32_t *>malloc(size * sizeof(uint32_t))
@@ -168,7 +176,7 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
             if chunk.cells != NULL:
                 tail.cells = chunk_alloc(size)
                 memcpy(tail.cells, chunk.cells + stop - start, tail.len * sizeof(uint32_t))
-            gone[0] += chunk_written(chunk, offset, stop - start)
+            gone[0] += chunk_written(line.chunked, chunk, offset, stop - start)
             chunk.len = offset
             memmove(line.chunked.chunks + k + add + 2, line.chunked.chunks + k + 1, (line.chunked.nchunks - k - 1) * sizeof(Chunk))
             line.chunked.chunks[k + add + 1] = tail
@@ -177,14 +185,14 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
                 set_fill(&line.chunked.chunks[i], fill, 0)
             line.len -= stop - col
             return k + 1
-        gone[0] += chunk_written(chunk, offset, chunk.len)  # the chunk keeps its head
+        gone[0] += chunk_written(line.chunked, chunk, offset, chunk.len)  # the chunk keeps its head
         at = start + chunk.len
         line.len -= chunk.len - offset
         chunk.len = offset
         k += 1
     j = k
     while j < line.chunked.nchunks and at + line.chunked.chunks[j].len <= stop:
-        gone[0] += chunk_written(&line.chunked.chunks[j], 0, line.chunked.chunks[j].len)
+        gone[0] += chunk_written(line.chunked, &line.chunked.chunks[j], 0, line.chunked.chunks[j].len)
         at += line.chunked.chunks[j].len
         line.len -= line.chunked.chunks[j].len
         free(line.chunked.chunks[j].cells)
@@ -192,7 +200,7 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
     if j < line.chunked.nchunks and at < stop:  # the last chunk loses its head
         chunk = &line.chunked.chunks[j]
         offset = stop - at
-        gone[0] += chunk_written(chunk, 0, offset)
+        gone[0] += chunk_written(line.chunked, chunk, 0, offset)
         if chunk.cells != NULL:
             memmove(chunk.cells, chunk.cells + offset, (chunk.len - offset) * sizeof(uint32_t))
         chunk.len -= offset
@@ -260,7 +268,7 @@ cdef Py_ssize_t chunks_replace(Line *line, Py_ssize_t col, Py_ssize_t n, const u
     if k < line.chunked.nchunks and end <= start + line.chunked.chunks[k].len:
         chunk = &line.chunked.chunks[k]
         if chunk.cells != NULL:  # inside one literal chunk (a CR overwrite on a long line): in place
-            overwritten = written(chunk.cells, col - start, end - start)
+            overwritten = cells_written(line.chunked, chunk.cells, col - start, end - start)
             put_cells(chunk.cells + col - start, cps, text, fill, n)
             return overwritten
         if cps == NULL and text == NULL and chunk.fill == fill:  # the same fill again: nothing changes
@@ -305,7 +313,7 @@ cdef Py_ssize_t chunks_written(Line *line, Py_ssize_t start, Py_ssize_t stop) no
     while k < line.chunked.nchunks and at < stop:
         lo = start - at if start > at else 0
         hi = stop - at if stop - at < line.chunked.chunks[k].len else line.chunked.chunks[k].len
-        count += chunk_written(&line.chunked.chunks[k], lo, hi)
+        count += chunk_written(line.chunked, &line.chunked.chunks[k], lo, hi)
         at += line.chunked.chunks[k].len
         k += 1
     return count
@@ -338,7 +346,7 @@ cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_
     k = chunk_find(line, start, &at)
     chunk = &line.chunked.chunks[k]
     if chunk.cells != NULL and stop <= at + chunk.len:  # inside one literal chunk (DCH 1 in a long line)
-        gone = written(chunk.cells, start - at, stop - at)
+        gone = cells_written(line.chunked, chunk.cells, start - at, stop - at)
         memmove(chunk.cells + start - at, chunk.cells + stop - at, (at + chunk.len - stop) * sizeof(uint32_t))
         chunk.len -= stop - start
         line.len -= stop - start
@@ -348,6 +356,88 @@ cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_
     k = chunks_cut(line, k, at, start, stop, 0, BLANK, size, &gone)
     finger_before(line, k, start)
     chunks_join(line, k, k, size)
+    return gone
+
+
+cdef Py_ssize_t chunks_split(Line *line, Py_ssize_t col, Py_ssize_t size) except -1 nogil:
+    """Make ``col`` (at most ``line.len``) a chunk boundary, splitting the chunk across it (its tail copied
+    into a new chunk: O(size)); returns the index of the chunk that starts there (``nchunks`` at the end).
+    The caller joins afterwards (chunks_join)."""
+    cdef Py_ssize_t start, k = chunk_find(line, col, &start), offset
+    cdef Chunk tail
+    cdef Chunk *chunk
+    if k == line.chunked.nchunks or start == col:
+        return k
+    chunks_reserve(line, 1)
+    chunk = &line.chunked.chunks[k]
+    offset = col - start
+    set_fill(&tail, chunk.fill, chunk.len - offset)
+    if chunk.cells != NULL:
+        tail.cells = chunk_alloc(size)
+        memcpy(tail.cells, chunk.cells + offset, tail.len * sizeof(uint32_t))
+    chunk.len = offset
+    memmove(line.chunked.chunks + k + 2, line.chunked.chunks + k + 1, (line.chunked.nchunks - k - 1) * sizeof(Chunk))
+    line.chunked.chunks[k + 1] = tail
+    line.chunked.nchunks += 1
+    return k + 1
+
+
+cdef Py_ssize_t chunks_move(Line *line, Py_ssize_t dx, Py_ssize_t px, Py_ssize_t nx, Py_ssize_t size) except -1 nogil:
+    """tmux's grid_move_cells on a chunked line (``max(dx, px) + nx <= line.len``: the caller pads): cells
+    ``[px, px + nx)`` go to ``[dx, dx + nx)``, the ones they leave outside it become blanks, the rest stay.
+    The chunks are cut at those columns and rearranged as entries, so that a move costs O(chunks + size)
+    whatever ``nx`` is (ICH and DCH on a sized row). Returns how many written cells the moved ones replaced."""
+    cdef Py_ssize_t lo = px if px < dx else dx, hi = (px if px > dx else dx) + nx, gone = 0
+    cdef Py_ssize_t k_lo, k_hi, k_src, k_src_end, k_dst, k_dst_end, n_new = 0, k, vacated
+    cdef Chunk *fresh
+    if nx <= 0 or px == dx:
+        return 0
+    # Every boundary first (a split moves the entries after it), then their indexes (splits that find one).
+    chunks_split(line, px, size)
+    chunks_split(line, px + nx, size)
+    chunks_split(line, dx, size)
+    chunks_split(line, dx + nx, size)
+    k_lo = chunks_split(line, lo, size)
+    k_hi = chunks_split(line, hi, size)
+    k_src, k_src_end = chunks_split(line, px, size), chunks_split(line, px + nx, size)
+    k_dst, k_dst_end = chunks_split(line, dx, size), chunks_split(line, dx + nx, size)
+    fresh = <Chunk *>malloc((k_hi - k_lo + 1) * sizeof(Chunk))
+    if fresh == NULL:
+        with gil:
+            raise MemoryError()
+    vacated = nx if nx < hi - lo - nx else hi - lo - nx  # the source cells outside the destination
+    if dx > px:  # [px, dx + nx): the vacated blanks, the cells between (if any), the source
+        set_fill(&fresh[n_new], BLANK, vacated)
+        n_new += 1
+        for k in range(k_src_end, k_dst):
+            fresh[n_new] = line.chunked.chunks[k]
+            n_new += 1
+        for k in range(k_dst if k_dst > k_src_end else k_src_end, k_dst_end):  # the destination's own cells go
+            gone += chunk_written(line.chunked, &line.chunked.chunks[k], 0, line.chunked.chunks[k].len)
+            free(line.chunked.chunks[k].cells)
+        for k in range(k_src, k_src_end):
+            fresh[n_new] = line.chunked.chunks[k]
+            n_new += 1
+    else:  # [dx, px + nx): the source, the cells between (if any), the vacated blanks
+        for k in range(k_dst, k_dst_end if k_dst_end < k_src else k_src):
+            gone += chunk_written(line.chunked, &line.chunked.chunks[k], 0, line.chunked.chunks[k].len)
+            free(line.chunked.chunks[k].cells)
+        for k in range(k_src, k_src_end):
+            fresh[n_new] = line.chunked.chunks[k]
+            n_new += 1
+        for k in range(k_dst_end, k_src):
+            fresh[n_new] = line.chunked.chunks[k]
+            n_new += 1
+        set_fill(&fresh[n_new], BLANK, vacated)
+        n_new += 1
+    # (n_new <= k_hi - k_lo + 1: the vacated fill replaces at least one entry unless it is empty)
+    chunks_reserve(line, n_new - (k_hi - k_lo) if n_new > k_hi - k_lo else 0)
+    memmove(line.chunked.chunks + k_lo + n_new, line.chunked.chunks + k_hi, (line.chunked.nchunks - k_hi) * sizeof(Chunk))
+    memcpy(line.chunked.chunks + k_lo, fresh, n_new * sizeof(Chunk))
+    line.chunked.nchunks += n_new - (k_hi - k_lo)
+    free(fresh)
+    finger_before(line, k_lo, lo)
+    chunks_join(line, k_lo, k_lo + n_new, size)
     return gone
 
 

@@ -231,6 +231,7 @@ cdef class TranscriptDecoder:
         screen.out = &self.out
         screen.drop_alt = options.alt_screen == "drop"
         screen.max_live_cells = options.max_live_cells
+        screen.chunk_size = line_chunk_cells
         screen.columns, screen.height = screen_size(options)
         screen.reset()
         self.screen_sink = screen
@@ -282,6 +283,21 @@ cdef class TranscriptDecoder:
         return [(window.lines[window.top + i].len,
                  window.lines[window.top + i].chunked.nchunks if window.lines[window.top + i].chunked != NULL else 0)
                 for i in range(window.count)]
+
+    def _row_chunks(self):
+        """For tests: ``(cells, chunks)`` for each row of the current screen in sized rendering (0 chunks: a
+        flat row), as _line_chunks for the window's lines."""
+        cdef Screen *screen
+        cdef Row *row
+        cdef Py_ssize_t y
+        if self.screen_sink is None:
+            return []
+        screen = &self.screen_sink.screen
+        rows = []
+        for y in range(screen.height):
+            row = row_at(screen, y)
+            rows.append((row.line.len, row.line.chunked.nchunks if row.line.chunked != NULL else 0))
+        return rows
 
     @property
     def live(self):

@@ -1,0 +1,80 @@
+"""Long sized rows in chunks (the core's Row.line and _chunks_c.pxi; the bounded-cost issue): once an edit would
+touch more than a chunk's cells of a sized row (REP, ECH, EL, ICH, DCH, a write far past its end), the core
+keeps the row as literal chunks and fills, so that the edit costs what it changes instead of O(columns). The
+text and the counters must not change: these tests compare the core, with chunks small enough for short rows
+to reach every path (wide characters, combining marks, padding cleared at chunk boundaries, ICH and DCH
+that do and do not overlap), against the fallback, whose rows are lists of cells."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from strategies import SCREEN_CONTROLS, SCREEN_TEXT, chunked, screen_csi
+from test_long_lines import chunk_cells, run
+
+# Edits with parameters from one cell to past the widest row (65535), at any column: the ones that make and
+# edit chunks, and what reads single cells around them (wide characters and their padding, combining marks).
+BIG_EDIT = st.builds(
+    lambda final, n: b"\x1b[%s%s" % (n, final),
+    st.sampled_from([bytes([final]) for final in b"XP@bGC`DK"]),
+    st.sampled_from([b"", b"0", b"1", b"2", b"65535"]) | st.integers(1, 70).map(b"%d".__mod__),
+)
+REP = st.builds(lambda char, n: char + b"\x1b[%db" % n, st.sampled_from([b"a", b"-", b" ", b"\xe4\xb8\xad"]),
+                st.integers(1, 70) | st.just(65535))
+COLUMN = st.integers(1, 70).map(b"\x1b[%dG".__mod__)
+OPS = st.one_of(st.sampled_from(SCREEN_TEXT), st.sampled_from(SCREEN_CONTROLS), screen_csi(), BIG_EDIT, BIG_EDIT,
+                REP, COLUMN, COLUMN, st.sampled_from([b"\x1b[2K", b"\x1b[1K", b"\x1b[2J", b"\x1b[1;1H"]))
+# Each stream starts with full rows, so that the edits after them meet chunk boundaries.
+FULL_ROWS = st.builds(lambda text, n: (text * 70)[:n] + b"\r\n" + (b"wxyz" * 20)[:n], st.sampled_from(
+    [b"ab", "\u4e2d".encode(), "a\u4e2d".encode(), "e\u0301x".encode()]), st.integers(1, 70))
+ROW_EDITS = st.builds(lambda first, rest: first + b"".join(rest), FULL_ROWS, st.lists(OPS, max_size=40))
+SIZES = st.fixed_dictionaries(
+    {"columns": st.integers(8, 64), "rows": st.integers(1, 4)},
+    optional={"max_live_cells": st.integers(20, 400), "alt_screen": st.sampled_from(["drop", "keep"])},
+)
+
+
+@settings(max_examples=500)
+@given(chunked(ROW_EDITS), SIZES, st.sampled_from([1, 2, 3, 5, 16]), st.booleans())
+def test_chunked_rows_give_the_fallbacks_text_and_stats(both, case, options, cells, live):
+    c_module, py_module = both
+    _, chunks = case
+    with chunk_cells(c_module, cells):
+        got = run(c_module, chunks, options, live)
+    assert got == run(py_module, chunks, options, live)
+
+
+@settings(max_examples=200)
+@given(ROW_EDITS, st.sampled_from([1, 2, 3, 8]), st.integers(8, 64))
+def test_a_row_never_holds_more_than_2n_over_size_plus_one_chunks(both, data, cells, columns):
+    c_module, _ = both
+    with chunk_cells(c_module, cells):
+        decoder = c_module.TranscriptDecoder(columns=columns, rows=3)
+        for i in range(0, len(data), 7):  # the bound holds after every call, not only at the end
+            decoder.decode(data[i : i + 7])
+            for length, count in decoder._row_chunks():
+                assert count <= 2 * length // cells + 1, (length, count, decoder._row_chunks())
+
+
+def test_only_rows_an_edit_would_rewrite_become_chunks(both):
+    c_module, _ = both
+    decoder = c_module.TranscriptDecoder(columns=2000, rows=4)
+    # a full row written, a short row edited, a full row edited in a few cells, a full row with an erase of
+    # more than a chunk (512 cells by default)
+    decoder.decode(b"y" * 2000 + b"z" * 100 + b"\r\x1b[5X\r\n" + b"w" * 2000 + b"\r\x1b[5X\r\n" + b"v" * 2000 + b"\r\x1b[600X")
+    assert [count > 0 for _, count in decoder._row_chunks()] == [False, False, False, True]
+
+
+# The widest rows the API allows, with the attacks of benchmarks/bounds.py at full scale: the core must give the
+# fallback's text and counters with its default chunk size.
+@pytest.mark.parametrize("edit", [
+    b"x\x1b[65535b\r", b"\x1b[1@", b"\x1b[1P", b"\x1b[@x\r", b"x\x1b[65530G\x1b[1K\r", b"\x1b[40000@",
+    b"\x1b[40000P", b"\x1b[30000G\x1b[30000@\r", "\u4e2d\x1b[65535b\r".encode(), b"\x1b[65000Gq\x1b[3P\r",
+])
+def test_a_65535_column_row_edits_as_the_fallbacks(both, edit):
+    c_module, py_module = both
+    chunks = [b"x" * 65535 + b"\r", edit * 20, b"\x1b[3;1Hab", b"\n" * 3]
+    options = {"columns": 65535, "rows": 3}
+    assert run(c_module, chunks, options, live=True) == run(py_module, chunks, options, live=True)
