@@ -50,8 +50,8 @@ def assert_safe(text: str) -> None:
 
 
 def chunk_cells(data: bytes) -> int:
-    """The core's chunk size for long lines (_chunks_c.pxi): with small limits (flag 0x80) 1-7 cells, so
-    that short units reach the chunked line code; else the default."""
+    """The core's chunk size for long lines and sized rows (_chunks_c.pxi): with small limits (flag 0x80)
+    1-7 cells, so that short units reach the chunked line and row code; else the default."""
     flags, limits = data[:2].ljust(2, b"\0")
     return 1 + limits % 7 if flags & 0x80 else 512
 

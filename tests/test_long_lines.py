@@ -36,6 +36,14 @@ def run(module, chunks: list[bytes], options: dict, live: bool) -> tuple[list[st
     return seen, decoder.stats
 
 
+def assert_chunks_change_nothing(both, chunks: list[bytes], options: dict, cells: int, live: bool) -> None:
+    """The core with chunks of ``cells`` cells gives the fallback's text and stats."""
+    c_module, py_module = both
+    with chunk_cells(c_module, cells):
+        got = run(c_module, chunks, options, live)
+    assert got == run(py_module, chunks, options, live)
+
+
 # Line edits at any column of lines longer than a few chunks: text (ASCII, wide, policy characters), the
 # line-local controls and functions with small and huge parameters, and now and then a new line, a saved
 # cursor (the status-line overlay) or the alternate screen.
@@ -74,11 +82,7 @@ OPTIONS = st.fixed_dictionaries(
 @settings(max_examples=400)
 @given(chunked(LINE_EDITS), OPTIONS, st.sampled_from([1, 2, 3, 5, 16]), st.booleans())
 def test_chunked_lines_give_the_fallbacks_text_and_stats(both, case, options, cells, live):
-    c_module, py_module = both
-    _, chunks = case
-    with chunk_cells(c_module, cells):
-        got = run(c_module, chunks, options, live)
-    assert got == run(py_module, chunks, options, live)
+    assert_chunks_change_nothing(both, case[1], options, cells, live)
 
 
 @settings(max_examples=200)

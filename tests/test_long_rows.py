@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import SCREEN_CONTROLS, SCREEN_TEXT, chunked, screen_csi
-from test_long_lines import chunk_cells, run
+from test_long_lines import assert_chunks_change_nothing, chunk_cells, run
 
 # Edits with parameters from one cell to past the widest row (65535), at any column: the ones that make and
 # edit chunks, and what reads single cells around them (wide characters and their padding, combining marks).
@@ -39,11 +39,7 @@ SIZES = st.fixed_dictionaries(
 @settings(max_examples=500)
 @given(chunked(ROW_EDITS), SIZES, st.sampled_from([1, 2, 3, 5, 16]), st.booleans())
 def test_chunked_rows_give_the_fallbacks_text_and_stats(both, case, options, cells, live):
-    c_module, py_module = both
-    _, chunks = case
-    with chunk_cells(c_module, cells):
-        got = run(c_module, chunks, options, live)
-    assert got == run(py_module, chunks, options, live)
+    assert_chunks_change_nothing(both, case[1], options, cells, live)
 
 
 @settings(max_examples=200)
