@@ -93,8 +93,8 @@ def test_a_line_never_holds_more_than_2n_over_size_plus_one_chunks(both, data, c
         decoder = c_module.TranscriptDecoder(max_jump=40)
         for i in range(0, len(data), 7):  # the bound holds after every call, not only at the end
             decoder.decode(data[i : i + 7])
-            for length, count in decoder._line_chunks():
-                assert count <= 2 * length // cells + 1, (length, count, decoder._line_chunks())
+            for length, count, unjoined in decoder._line_chunks():
+                assert unjoined == 0 and count <= 2 * length // cells + 1, decoder._line_chunks()
 
 
 # A 65,536-cell line cut into as many 512-cell chunks as it can hold (benchmarks/bounds.py, the fragmented
@@ -111,7 +111,8 @@ def test_a_fragmented_full_length_line_edits_as_the_fallbacks(both):
     chunks = [FRAGMENTED, *(EDITS * 3), b"\n"]
     decoder = c_module.TranscriptDecoder()
     decoder.decode(FRAGMENTED)
-    [(length, count)] = decoder._line_chunks()
+    [(length, count, unjoined)] = decoder._line_chunks()
+    assert unjoined == 0
     assert length > 65000 and 200 < count <= 2 * length // 512 + 1  # it is in chunks, and bounded
     assert run(c_module, chunks, {}, live=True) == run(py_module, chunks, {}, live=True)
 
@@ -120,7 +121,7 @@ def test_only_long_lines_that_are_edited_become_chunks(both):
     c_module, _ = both
     decoder = c_module.TranscriptDecoder()
     decoder.decode(b"y" * 2000 + b"\n" + b"z" * 100 + b"\r\x1b[5X\n" + b"w" * 2000 + b"\r\x1b[5X")
-    assert [count > 0 for _, count in decoder._line_chunks()] == [False, False, True]
+    assert [count > 0 for _, count, _ in decoder._line_chunks()] == [False, False, True]
 
 
 def test_the_chunk_size_must_be_positive(both):

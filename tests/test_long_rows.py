@@ -44,14 +44,14 @@ def test_chunked_rows_give_the_fallbacks_text_and_stats(both, case, options, cel
 
 @settings(max_examples=200)
 @given(ROW_EDITS, st.sampled_from([1, 2, 3, 8]), st.integers(8, 64))
-def test_a_row_never_holds_more_than_2n_over_size_plus_one_chunks(both, data, cells, columns):
+def test_a_rows_chunks_stay_joined_and_at_most_2n_over_size_plus_one(both, data, cells, columns):
     c_module, _ = both
     with chunk_cells(c_module, cells):
         decoder = c_module.TranscriptDecoder(columns=columns, rows=3)
-        for i in range(0, len(data), 7):  # the bound holds after every call, not only at the end
+        for i in range(0, len(data), 7):  # the invariants hold after every call, not only at the end
             decoder.decode(data[i : i + 7])
-            for length, count in decoder._row_chunks():
-                assert count <= 2 * length // cells + 1, (length, count, decoder._row_chunks())
+            for length, count, unjoined in decoder._row_chunks():
+                assert unjoined == 0 and count <= 2 * length // cells + 1, decoder._row_chunks()
 
 
 def test_only_rows_an_edit_would_rewrite_become_chunks(both):
@@ -60,7 +60,7 @@ def test_only_rows_an_edit_would_rewrite_become_chunks(both):
     # a full row written, a short row edited, a full row edited in a few cells, a full row with an erase of
     # more than a chunk (512 cells by default)
     decoder.decode(b"y" * 2000 + b"z" * 100 + b"\r\x1b[5X\r\n" + b"w" * 2000 + b"\r\x1b[5X\r\n" + b"v" * 2000 + b"\r\x1b[600X")
-    assert [count > 0 for _, count in decoder._row_chunks()] == [False, False, False, True]
+    assert [count > 0 for _, count, _ in decoder._row_chunks()] == [False, False, False, True]
 
 
 # The widest rows the API allows, with the attacks of benchmarks/bounds.py at full scale: the core must give the
@@ -74,3 +74,24 @@ def test_a_65535_column_row_edits_as_the_fallbacks(both, edit):
     chunks = [b"x" * 65535 + b"\r", edit * 20, b"\x1b[3;1Hab", b"\n" * 3]
     options = {"columns": 65535, "rows": 3}
     assert run(c_module, chunks, options, live=True) == run(py_module, chunks, options, live=True)
+
+
+def test_every_insert_and_delete_on_a_short_chunked_row_keeps_the_chunks_joined(both):
+    """ICH and DCH of every count at every column of a row in small chunks, made of literal cells and fills
+    (REP, ECH): the moves that do not overlap rearrange chunks (chunks_move), and every seam between what
+    they put side by side must be joined again."""
+    c_module, py_module = both
+    for cells in (1, 2, 3, 4):
+        with chunk_cells(c_module, cells):
+            for columns in (7, 10, 13):
+                for setup in (b"abcdefghijklm", b"ab\x1b[5bcd\x1b[3;1H", b"a\x1b[3Xbcdefg\x1b[2;1Hxy\x1b[9b"):
+                    for column in range(1, columns + 1):
+                        for final in b"@P":
+                            for n in range(1, columns - column + 2):
+                                data = b"\x1b[1;1H" + setup[: columns + 4] + b"\x1b[1;%dH\x1b[%d%c" % (column, n, final)
+                                decoder = c_module.TranscriptDecoder(columns=columns, rows=3)
+                                out = decoder.decode(b"x" * columns + data) + decoder.live
+                                for _, count, unjoined in decoder._row_chunks():
+                                    assert unjoined == 0, (cells, columns, data)
+                                fallback = py_module.TranscriptDecoder(columns=columns, rows=3)
+                                assert out == fallback.decode(b"x" * columns + data) + fallback.live, (cells, data)

@@ -81,11 +81,12 @@ cdef inline Py_ssize_t chunk_find(Line *line, Py_ssize_t col, Py_ssize_t *start)
 
 
 cdef inline void finger_before(Line *line, Py_ssize_t k, Py_ssize_t col) noexcept nogil:
-    """After an edit whose chunk ``k`` starts at column ``col``: the finger goes to the chunk before, which
-    chunks_join keeps at its index and start (or to the line's start)."""
-    if k > 0:
-        line.chunked.finger = k - 1
-        line.chunked.finger_at = col - line.chunked.chunks[k - 1].len
+    """After an edit whose chunk ``k`` starts at column ``col``: the finger goes two chunks before, which the
+    edit's join (chunks_join from ``k - 1``: the chunk before k may be a cut's shrunk head, to be merged
+    with its own neighbour) keeps at its index and start; or to the line's start."""
+    if k > 1:
+        line.chunked.finger = k - 2
+        line.chunked.finger_at = col - line.chunked.chunks[k - 1].len - line.chunked.chunks[k - 2].len
     else:
         line.chunked.finger = line.chunked.finger_at = 0
 
@@ -300,7 +301,7 @@ cdef Py_ssize_t chunks_replace(Line *line, Py_ssize_t col, Py_ssize_t n, const u
             chunk.len = part
     line.len += n
     finger_before(line, k, col)
-    chunks_join(line, k, k + count, size)
+    chunks_join(line, k - 1, k + count + 1, size)
     return overwritten
 
 
@@ -333,7 +334,7 @@ cdef int chunks_insert_fill(Line *line, Py_ssize_t col, Py_ssize_t n, uint32_t f
     line.chunked.chunks[k].len = n
     line.len += n
     finger_before(line, k, col)
-    return chunks_join(line, k, k + 1, size)
+    return chunks_join(line, k - 1, k + 2, size)
 
 
 cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t size) except -1 nogil:
@@ -351,11 +352,11 @@ cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_
         chunk.len -= stop - start
         line.len -= stop - start
         finger_before(line, k, at)
-        chunks_join(line, k, k + 1, size)  # it may now fit with a neighbour
+        chunks_join(line, k - 1, k + 2, size)  # it may now fit with a neighbour
         return gone
     k = chunks_cut(line, k, at, start, stop, 0, BLANK, size, &gone)
     finger_before(line, k, start)
-    chunks_join(line, k, k, size)
+    chunks_join(line, k - 1, k + 1, size)
     return gone
 
 
@@ -382,39 +383,54 @@ cdef Py_ssize_t chunks_split(Line *line, Py_ssize_t col, Py_ssize_t size) except
     return k + 1
 
 
+cdef enum:
+    MOVE_STACK = 64  # entries chunks_move rearranges on the stack (more: a temporary allocation)
+
+
 cdef Py_ssize_t chunks_move(Line *line, Py_ssize_t dx, Py_ssize_t px, Py_ssize_t nx, Py_ssize_t size) except -1 nogil:
     """tmux's grid_move_cells on a chunked line (``max(dx, px) + nx <= line.len``: the caller pads): cells
     ``[px, px + nx)`` go to ``[dx, dx + nx)``, the ones they leave outside it become blanks, the rest stay.
     The chunks are cut at those columns and rearranged as entries, so that a move costs O(chunks + size)
     whatever ``nx`` is (ICH and DCH on a sized row). Returns how many written cells the moved ones replaced."""
     cdef Py_ssize_t lo = px if px < dx else dx, hi = (px if px > dx else dx) + nx, gone = 0
-    cdef Py_ssize_t k_lo, k_hi, k_src, k_src_end, k_dst, k_dst_end, n_new = 0, k, vacated
-    cdef Chunk *fresh
+    cdef Py_ssize_t k_lo, k_hi, k_src, k_src_end, k_dst, k_dst_end, n_new = 0, k, vacated, k1, k2
+    cdef Py_ssize_t seams[4]  # where the new entries' segments meet their neighbours (indexes from k_lo)
+    cdef Chunk stack[MOVE_STACK]
+    cdef Chunk *fresh = stack
     if nx <= 0 or px == dx:
         return 0
-    # Every boundary first (a split moves the entries after it), then their indexes (splits that find one).
-    chunks_split(line, px, size)
-    chunks_split(line, px + nx, size)
-    chunks_split(line, dx, size)
-    chunks_split(line, dx + nx, size)
+    # The four boundaries, left to right: a split inserts an entry after the ones found before it, so their
+    # indexes hold.
     k_lo = chunks_split(line, lo, size)
-    k_hi = chunks_split(line, hi, size)
-    k_src, k_src_end = chunks_split(line, px, size), chunks_split(line, px + nx, size)
-    k_dst, k_dst_end = chunks_split(line, dx, size), chunks_split(line, dx + nx, size)
-    fresh = <Chunk *>malloc((k_hi - k_lo + 1) * sizeof(Chunk))
-    if fresh == NULL:
-        with gil:
-            raise MemoryError()
+    if dx > px:
+        k1 = chunks_split(line, px + nx if px + nx < dx else dx, size)
+        k2 = chunks_split(line, dx if px + nx < dx else px + nx, size)
+        k_hi = chunks_split(line, hi, size)
+        k_src, k_dst_end = k_lo, k_hi
+        k_src_end, k_dst = (k1, k2) if px + nx < dx else (k2, k1)
+    else:
+        k1 = chunks_split(line, dx + nx if dx + nx < px else px, size)
+        k2 = chunks_split(line, px if dx + nx < px else dx + nx, size)
+        k_hi = chunks_split(line, hi, size)
+        k_dst, k_src_end = k_lo, k_hi
+        k_dst_end, k_src = (k1, k2) if dx + nx < px else (k2, k1)
+    if k_hi - k_lo + 1 > MOVE_STACK:
+        fresh = <Chunk *>malloc((k_hi - k_lo + 1) * sizeof(Chunk))
+        if fresh == NULL:
+            with gil:
+                raise MemoryError()
     vacated = nx if nx < hi - lo - nx else hi - lo - nx  # the source cells outside the destination
     if dx > px:  # [px, dx + nx): the vacated blanks, the cells between (if any), the source
         set_fill(&fresh[n_new], BLANK, vacated)
         n_new += 1
+        seams[1] = n_new
         for k in range(k_src_end, k_dst):
             fresh[n_new] = line.chunked.chunks[k]
             n_new += 1
         for k in range(k_dst if k_dst > k_src_end else k_src_end, k_dst_end):  # the destination's own cells go
             gone += chunk_written(line.chunked, &line.chunked.chunks[k], 0, line.chunked.chunks[k].len)
             free(line.chunked.chunks[k].cells)
+        seams[2] = n_new
         for k in range(k_src, k_src_end):
             fresh[n_new] = line.chunked.chunks[k]
             n_new += 1
@@ -425,41 +441,74 @@ cdef Py_ssize_t chunks_move(Line *line, Py_ssize_t dx, Py_ssize_t px, Py_ssize_t
         for k in range(k_src, k_src_end):
             fresh[n_new] = line.chunked.chunks[k]
             n_new += 1
+        seams[1] = n_new
         for k in range(k_dst_end, k_src):
             fresh[n_new] = line.chunked.chunks[k]
             n_new += 1
+        seams[2] = n_new
         set_fill(&fresh[n_new], BLANK, vacated)
         n_new += 1
+    seams[0] = 0
+    seams[3] = n_new
     # (n_new <= k_hi - k_lo + 1: the vacated fill replaces at least one entry unless it is empty)
     chunks_reserve(line, n_new - (k_hi - k_lo) if n_new > k_hi - k_lo else 0)
     memmove(line.chunked.chunks + k_lo + n_new, line.chunked.chunks + k_hi, (line.chunked.nchunks - k_hi) * sizeof(Chunk))
     memcpy(line.chunked.chunks + k_lo, fresh, n_new * sizeof(Chunk))
     line.chunked.nchunks += n_new - (k_hi - k_lo)
-    free(fresh)
+    if fresh != stack:
+        free(fresh)
     finger_before(line, k_lo, lo)
-    chunks_join(line, k_lo, k_lo + n_new, size)
+    # Only around where segments meet can neighbours merge: across a seam, and on either side of it, where
+    # a split left a piece smaller than the chunk it came from (inside a segment, chunks were whole
+    # already). The seams right to left, as a merge moves the entries after it.
+    for k in range(3, -1, -1):
+        chunks_join(line, k_lo + seams[k] - 1, k_lo + seams[k] + 1, size)
     return gone
 
 
-cdef void chunks_trim(Line *line) noexcept nogil:
-    """Drop trailing blank cells (the chunked ``line_trim``)."""
+cdef int chunks_trim(Line *line, Py_ssize_t size) except -1 nogil:
+    """Drop trailing blank cells (the chunked ``line_trim``); a last literal chunk that lost some may then
+    fit with the one before, and is joined to it."""
     cdef Chunk *last
+    cdef Py_ssize_t n
     while line.chunked.nchunks:
         last = &line.chunked.chunks[line.chunked.nchunks - 1]
         if last.cells == NULL:
             if last.fill != BLANK:
-                return
+                return 0
             line.len -= last.len
         else:
+            n = last.len
             while last.len and last.cells[last.len - 1] == BLANK:
                 last.len -= 1
                 line.len -= 1
             if last.len:
-                return
+                if last.len < n and line.chunked.nchunks > 1:
+                    line.chunked.finger = line.chunked.finger_at = 0  # (the join may take the finger's chunk)
+                    chunks_join(line, line.chunked.nchunks - 1, line.chunked.nchunks - 1, size)
+                return 0
             free(last.cells)
         line.chunked.nchunks -= 1
         if line.chunked.finger >= line.chunked.nchunks:  # the finger's chunk went
             line.chunked.finger = line.chunked.finger_at = 0
+    return 0
+
+
+cdef Py_ssize_t chunks_unjoined(const Line *line, Py_ssize_t size) noexcept nogil:
+    """For tests: how many chunks break the invariants at the top of this file (an empty chunk; a chunk that
+    is one with the one before: two fills of one cell, or cells that fit one chunk)."""
+    cdef Py_ssize_t k, count = 0
+    cdef const Chunk *a
+    cdef const Chunk *b
+    if line.chunked == NULL:
+        return 0
+    for k in range(line.chunked.nchunks):
+        b = &line.chunked.chunks[k]
+        count += b.len == 0
+        if k:
+            a = &line.chunked.chunks[k - 1]
+            count += (a.cells == NULL and b.cells == NULL and a.fill == b.fill) or a.len + b.len <= size
+    return count
 
 
 cdef void chunks_flatten(const Line *line, uint32_t *dst) noexcept nogil:

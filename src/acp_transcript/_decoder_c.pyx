@@ -273,20 +273,25 @@ cdef class TranscriptDecoder:
         return {key: self.stats[i] for i, key in enumerate(STAT_KEYS)}
 
     def _line_chunks(self):
-        """For tests: ``(cells, chunks)`` for each line of the current window (0 chunks: a flat line), to check
-        the chunk bound of _chunks_c.pxi. Empty in strip mode and in sized rendering."""
+        """For tests: ``(cells, chunks, unjoined)`` for each line of the current window (0 chunks: a flat
+        line), to check the invariants of _chunks_c.pxi (``unjoined``: chunks_unjoined) and the chunk bound
+        they give. Empty in strip mode and in sized rendering."""
         cdef LineWindow window
+        cdef Line *line
         cdef Py_ssize_t i
         if self.render_sink is None:
             return []
         window = self.render_sink.window
-        return [(window.lines[window.top + i].len,
-                 window.lines[window.top + i].chunked.nchunks if window.lines[window.top + i].chunked != NULL else 0)
-                for i in range(window.count)]
+        lines = []
+        for i in range(window.count):
+            line = &window.lines[window.top + i]
+            lines.append((line.len, line.chunked.nchunks if line.chunked != NULL else 0,
+                          chunks_unjoined(line, window.chunk_size)))
+        return lines
 
     def _row_chunks(self):
-        """For tests: ``(cells, chunks)`` for each row of the current screen in sized rendering (0 chunks: a
-        flat row), as _line_chunks for the window's lines."""
+        """For tests: ``(cells, chunks, unjoined)`` for each row of the current screen in sized rendering,
+        as _line_chunks for the window's lines."""
         cdef Screen *screen
         cdef Row *row
         cdef Py_ssize_t y
@@ -296,7 +301,8 @@ cdef class TranscriptDecoder:
         rows = []
         for y in range(screen.height):
             row = row_at(screen, y)
-            rows.append((row.line.len, row.line.chunked.nchunks if row.line.chunked != NULL else 0))
+            rows.append((row.line.len, row.line.chunked.nchunks if row.line.chunked != NULL else 0,
+                         chunks_unjoined(&row.line, self.screen_sink.chunk_size)))
         return rows
 
     @property

@@ -566,13 +566,13 @@ cdef inline Py_ssize_t row_written(Row *row, Py_ssize_t start, Py_ssize_t stop) 
     return written_cells(row.line.cells, start, stop if stop < row.line.len else row.line.len)
 
 
-cdef inline void row_trim(Row *row) noexcept nogil:
-    """A row never ends in a blank: drop its trailing ones."""
+cdef inline int row_trim(Row *row, Py_ssize_t size) except -1 nogil:
+    """A row never ends in a blank: drop its trailing ones (``size``: the chunk size of a chunked row)."""
     if row.line.chunked != NULL:
-        chunks_trim(&row.line)
-        return
+        return chunks_trim(&row.line, size)
     while row.line.len and row.line.cells[row.line.len - 1] == BLANK:
         row.line.len -= 1
+    return 0
 
 
 cdef inline int row_reserve(Row *row, Py_ssize_t size) except -1 nogil:
@@ -807,7 +807,7 @@ cdef class ScreenSink(Sink):
         else:
             self.stats[S_OVERWRITTEN] += written_cells(row.line.cells, x, row.line.len)
             row.line.len = x
-        row_trim(row)
+        row_trim(row, self.chunk_size)
         screen.cells += row.line.len - size
         return 0
 
@@ -1434,7 +1434,7 @@ cdef class ScreenSink(Sink):
                 self.stats[S_OVERWRITTEN] += 1
             self.put_cell(row, cells, x, BLANK)
             if cell_in(row, cells, row.line.len - 1) == BLANK:  # the wide character was the row's last: a row never ends in a blank
-                row_trim(row)
+                row_trim(row, self.chunk_size)
                 self.screen.cells += row.line.len - size
                 size = row.line.len
         if stop >= size:
@@ -1446,7 +1446,7 @@ cdef class ScreenSink(Sink):
                 self.put_cell(row, cells, x, BLANK)
                 x += 1
             if x == size:  # the row ended in that padding: it never ends in a blank (the fallback trims
-                row_trim(row)  # after its write)
+                row_trim(row, self.chunk_size)  # after its write)
                 self.screen.cells += row.line.len - size
         return 0
 
@@ -1881,7 +1881,7 @@ cdef class ScreenSink(Sink):
                                                         self.chunk_size)
         else:
             self.stats[S_OVERWRITTEN] += acp_fill_cells(row.line.cells + start, stop - start, BLANK)
-        row_trim(row)
+        row_trim(row, self.chunk_size)
         self.screen.cells += row.line.len - size
         return 0
 
@@ -1999,7 +1999,7 @@ cdef class ScreenSink(Sink):
                 if x > size:  # blanks to where the move reaches (the trim takes back what stays blank)
                     chunks_replace(&row.line, size, x - size, NULL, NULL, BLANK, self.chunk_size)
                 self.stats[S_OVERWRITTEN] += chunks_move(&row.line, dx, px, nx, self.chunk_size)
-            row_trim(row)
+            row_trim(row, self.chunk_size)
             return self.end_write(row, size, row.line.len, dx + nx)
         self.stats[S_OVERWRITTEN] += written_cells(row.line.cells, start, stop if stop < size else size)
         row_reserve(row, end)
@@ -2019,7 +2019,7 @@ cdef class ScreenSink(Sink):
         for x in range(start, stop):
             row.line.cells[x] = BLANK
         row.line.len = end
-        row_trim(row)
+        row_trim(row, self.chunk_size)
         return self.end_write(row, size, row.line.len, dx + nx)
 
     # ------------------------------------------------------------------ the cursor

@@ -552,7 +552,7 @@ cdef class LineWindow:
             else:
                 self.stats[S_OVERWRITTEN] += chunks_replace(line, start, stop - start, NULL, NULL, BLANK,
                                                             self.chunk_size)
-            chunks_trim(line)
+            chunks_trim(line, self.chunk_size)
             self.cells += line.len - size
             return 0
         self.stats[S_OVERWRITTEN] += written(line.cells, start, stop)
@@ -579,7 +579,7 @@ cdef class LineWindow:
             chunks_insert_fill(line, col, count, BLANK, self.chunk_size)
             if line.len > self.max_line_cells:
                 self.stats[S_OVERWRITTEN] += chunks_delete(line, self.max_line_cells, line.len, self.chunk_size)
-            chunks_trim(line)
+            chunks_trim(line, self.chunk_size)
             self.cells += line.len - size
             self.enforce_limits()
             return 0
@@ -606,7 +606,7 @@ cdef class LineWindow:
         stop = col + count if count < size - col else size
         if self.chunked(line):
             self.stats[S_OVERWRITTEN] += chunks_delete(line, col, stop, self.chunk_size)
-            chunks_trim(line)
+            chunks_trim(line, self.chunk_size)
             self.cells += line.len - size
             return 0
         self.stats[S_OVERWRITTEN] += written(line.cells, col, stop)
