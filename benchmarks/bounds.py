@@ -89,8 +89,9 @@ CASES = {
     # the fallback takes runs of lines at the bottom many at a time (put_lines): one line a run is what
     # an attacker sends against that, a scroll of the whole tall screen per 3 bytes
     "sized 80x65535: LF and ESC 7 at the bottom": ("b'\\x1b[65535;1Hx'", "b'\\n\\x1b7' * 21845"),
-    # an edit of a sized row costs O(columns) (rows are flat arrays of cells): the store renders agent sizes at
-    # most max_columns=1000 wide; 65,535 is the widest the API allows
+    # a sized row is a flat array of cells until an edit would rewrite more than a chunk (512 cells) of it,
+    # then chunks (round 19); the store renders agent sizes at most max_columns=1000 wide, 65,535 is the
+    # widest the API allows (the 65535x24 rows below)
     "sized 1000x24: REP full row + CR": ("b'x' * 1000 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),
     "sized 1000x24: EL 1 near the end of a full row": ("b'x' * 1000 + b'\\x1b[990G'", "b'\\x1b[1K' * 16384"),
     # a row remembers the blanks it starts with (EL 1 again costs nothing): a character at column 0 first
@@ -100,8 +101,29 @@ CASES = {
     "sized 1000x24: ICH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[1@' * 16384"),
     "sized 1000x24: DCH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[1P' * 16384"),
     "sized 1000x24: ICH then x at column 0 of a row kept full": ("b'x' * 1000 + b'\\r'", "b'\\x1b[@x\\r' * 13107"),
+    # REP of a character that is not ASCII writes cells one by one (a fill chunk holds one cell; a wide
+    # character is two): O(columns) a sequence, but no longer O(columns^2) over a row of wide characters,
+    # which put_char took one at a time while the run's end was searched again (round 19: 0.6 s a sequence)
+    "sized 1000x24: REP of a wide character over a row of them + CR": (
+        "'\\u4e2d'.encode() * 500 + b'\\r'", "'\\u4e2d\\x1b[65535b\\r'.encode() * 6553"),
+    "sized 1000x24: REP of e-acute over a row of wide characters + CR": (
+        "'\\u4e2d'.encode() * 500 + b'\\r'", "'\\u00e9\\x1b[65535b\\r'.encode() * 6553"),
+    # a sized row is chunks once an edit would rewrite more than a chunk of it (round 19), as the window's
+    # long lines: the issue's rows at the widest row the API allows
     "sized 65535x24: REP full row + CR": ("b'x' * 65535 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),
+    "sized 65535x24: REP of x then y over a full row + CR": (
+        "b'x' * 65535 + b'\\r'", "b'x\\x1b[65535b\\ry\\x1b[65535b\\r' * 3277"),
+    "sized 65535x24: x at column 0 then EL 1 near the end of a full row": (
+        "b'x' * 65535 + b'\\r'", "b'x\\x1b[65000G\\x1b[1K\\r' * 4681"),
+    "sized 65535x24: ECH at column 0 of a full row": ("b'x' * 65535 + b'\\r'", "b'\\x1b[65535X' * 8192"),
     "sized 65535x24: ICH at column 0 of a full row": ("b'x' * 65535 + b'\\r'", "b'\\x1b[1@' * 16384"),
+    "sized 65535x24: DCH at column 0 of a full row": ("b'x' * 65535 + b'\\r'", "b'\\x1b[1P' * 16384"),
+    "sized 65535x24: ICH then x at column 0 of a row kept full": ("b'x' * 65535 + b'\\r'", "b'\\x1b[@x\\r' * 13107"),
+    # ICH of more than half the row: the two ranges do not overlap, the chunks are cut and rearranged
+    "sized 65535x24: ICH 40000 at column 0 of a full row": ("b'x' * 65535 + b'\\r'", "b'x\\x1b[40000@\\r' * 8192"),
+    "sized 65535x24: a character far past a row's end then EL 2": ("b''", "b'\\x1b[65000Gy\\x1b[2K' * 4681"),
+    "sized 65535x24: REP of a wide character over a row of them + CR": (
+        "'\\u4e2d'.encode() * 32767 + b'\\r'", "'\\u4e2d\\x1b[65535b\\r'.encode() * 6553"),
 }
 # Options for a case (default: the decoder's defaults).
 OPTIONS = {
