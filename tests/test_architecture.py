@@ -72,6 +72,9 @@ ONLY_C = {
     ("ScreenSink", "chunk_row"), ("ScreenSink", "finish_cells"), ("ScreenSink", "begin_write"),
     ("ScreenSink", "end_write"), ("ScreenSink", "set_cell"), ("ScreenSink", "put_cell"),
     ("TranscriptDecoder", "row_chunks"),
+    # put_run's clean test on its own (chunk by chunk on a chunked row), and REP of a one-cell character that
+    # is not ASCII as fills (the fallback's REP is put_text of the repeated text)
+    ("ScreenSink", "clean_take"), ("ScreenSink", "fill_run"),
     # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
     ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),
     # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from strategies import SCREEN_CONTROLS, SCREEN_TEXT, chunked, screen_csi
 from test_long_lines import assert_chunks_change_nothing, chunk_cells, run
+from test_screen import CASES as SCREEN_CASES
 
 # Edits with parameters from one cell to past the widest row (65535), at any column: the ones that make and
 # edit chunks, and what reads single cells around them (wide characters and their padding, combining marks).
@@ -21,7 +22,8 @@ BIG_EDIT = st.builds(
     st.sampled_from([bytes([final]) for final in b"XP@bGC`DK"]),
     st.sampled_from([b"", b"0", b"1", b"2", b"65535"]) | st.integers(1, 70).map(b"%d".__mod__),
 )
-REP = st.builds(lambda char, n: char + b"\x1b[%db" % n, st.sampled_from([b"a", b"-", b" ", b"\xe4\xb8\xad"]),
+REP = st.builds(lambda char, n: char + b"\x1b[%db" % n,
+                st.sampled_from([b"a", b"-", b" ", "\u4e2d".encode(), "\u00e9".encode(), "\u2500".encode()]),
                 st.integers(1, 70) | st.just(65535))
 COLUMN = st.integers(1, 70).map(b"\x1b[%dG".__mod__)
 OPS = st.one_of(st.sampled_from(SCREEN_TEXT), st.sampled_from(SCREEN_CONTROLS), screen_csi(), BIG_EDIT, BIG_EDIT,
@@ -68,6 +70,7 @@ def test_only_rows_an_edit_would_rewrite_become_chunks(both):
 @pytest.mark.parametrize("edit", [
     b"x\x1b[65535b\r", b"\x1b[1@", b"\x1b[1P", b"\x1b[@x\r", b"x\x1b[65530G\x1b[1K\r", b"\x1b[40000@",
     b"\x1b[40000P", b"\x1b[30000G\x1b[30000@\r", "\u4e2d\x1b[65535b\r".encode(), b"\x1b[65000Gq\x1b[3P\r",
+    "\u00e9\x1b[65535b\r".encode(), "\u4e2d\r\u2500\x1b[65535b\x1b[2;1H".encode(),
 ])
 def test_a_65535_column_row_edits_as_the_fallbacks(both, edit):
     c_module, py_module = both
@@ -95,3 +98,14 @@ def test_every_insert_and_delete_on_a_short_chunked_row_keeps_the_chunks_joined(
                                     assert unjoined == 0, (cells, columns, data)
                                 fallback = py_module.TranscriptDecoder(columns=columns, rows=3)
                                 assert out == fallback.decode(b"x" * columns + data) + fallback.live, (cells, data)
+
+
+@pytest.mark.parametrize("cells", [1, 2, 3])
+@pytest.mark.parametrize(("data", "columns", "rows", "expected"), SCREEN_CASES)
+def test_the_tmux_checked_cases_hold_on_rows_in_chunks(both, cells, data, columns, rows, expected):
+    """tests/test_screen.py's cases (each checked against tmux) with chunks so small that nearly every edit
+    of more than a cell makes its row chunks: the chunked paths (put_run's clean test chunk by chunk, the
+    moves, the fills) give what tmux shows."""
+    c_module, _ = both
+    with chunk_cells(c_module, cells):
+        assert c_module.sanitize(data, columns=columns, rows=rows) == expected
