@@ -971,7 +971,7 @@ cdef class ScreenSink(Sink):
                 return start
         return start
 
-    cdef Py_ssize_t clean_take(self, Row *row, Py_ssize_t cx, Py_ssize_t take, int width) noexcept nogil:
+    cdef inline Py_ssize_t clean_take(self, Row *row, Py_ssize_t cx, Py_ssize_t take, int width) noexcept nogil:
         """How many of ``take`` characters of ``width`` cells put_run writes from column cx as one write: as
         far as the cells they cover hold no marks and no padding but a wide character's own (the first
         other one ends them: put_char takes the character over it, and the cells before are scanned once
