@@ -544,6 +544,7 @@ cdef inline uint32_t cell_in(Row *row, const uint32_t *flat, Py_ssize_t x) noexc
 
 
 cdef uint32_t chunked_cell(Row *row, Py_ssize_t x) noexcept nogil:
+    """Cell x of a chunked row: the walk from the finger (O(1) next to the last cell read or edited)."""
     cdef Py_ssize_t start
     cdef Chunk *chunk = &row.line.chunked.chunks[chunk_find(&row.line, x, &start)]
     return chunk.fill if chunk.cells == NULL else chunk.cells[x - start]
