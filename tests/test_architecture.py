@@ -66,11 +66,13 @@ ONLY_C = {
     ("LineWindow", "cursor_line"),  # a pointer to the line to edit in place (see replace_line in ONLY_PY)
     ("TranscriptDecoder", "line_chunks"),  # _line_chunks, the tests' view of those chunks (their bound)
     # ...and a sized screen's long rows (Row.line): made chunks once an edit would touch more than a chunk
-    # (chunk_row), written through staged cells (finish_cells) or a fill, with prepare_cells's bookkeeping
-    # shared (begin_write, end_write) and one cell set in place or in its chunk (set_cell); the fallback's
+    # (chunk_row), written through staged cells (finish_cells) or a fill chunk (fills_chunks, fill_chunks),
+    # with prepare_cells's bookkeeping
+    # shared (begin_write, end_write) and one cell set in place or in its chunk (put_cell); the fallback's
     # rows are lists of cells, _row_chunks the tests' view
     ("ScreenSink", "chunk_row"), ("ScreenSink", "finish_cells"), ("ScreenSink", "begin_write"),
-    ("ScreenSink", "end_write"), ("ScreenSink", "set_cell"), ("ScreenSink", "put_cell"),
+    ("ScreenSink", "end_write"), ("ScreenSink", "put_cell"), ("ScreenSink", "fills_chunks"),
+    ("ScreenSink", "fill_chunks"),
     ("TranscriptDecoder", "row_chunks"),
     # put_run's clean test on its own (chunk by chunk on a chunked row), and REP of a one-cell character that
     # is not ASCII as fills (the fallback's REP is put_text of the repeated text)

@@ -14,9 +14,6 @@ ctypedef struct LongLine:
     Chunk *chunks
     Py_ssize_t nchunks, cap
     Py_ssize_t finger, finger_at  # a chunk index < nchunks (or 0) and its first column: where walks can start
-    # A cell holds a character when it has a bit of this mask: ~0 on the window's lines (a TAB or FILL cell is
-    # written), ~3 on a sized screen's rows (PAD, 3, is the right half of a character counted once)
-    uint32_t written_mask
 
 ctypedef struct Line:
     uint32_t *cells  # a flat line's cells (NULL when chunked)
@@ -321,12 +318,13 @@ cdef extern from *:
             count += c[i] != 0;
         return (Py_ssize_t)count;
     }
-    /* The same count where only the bits of ``mask`` tell a character: a sized row's chunks (_chunks_c.pxi)
-       count neither BLANK (0) nor PAD (3), as acp_written_cells does. */
-    static inline Py_ssize_t acp_count_masked(const uint32_t *c, Py_ssize_t n, uint32_t mask) {
+    /* The written cells of a chunk (_chunks_c.pxi), a window's line or a sized row: neither BLANK (0) nor
+       PAD (3, the right half of a character counted once). A line never holds PAD and a row never holds TAB
+       or FILL (1, 2), so this is acp_count_written on lines and acp_written_cells on rows. */
+    static inline Py_ssize_t acp_count_held(const uint32_t *c, Py_ssize_t n) {
         uint32_t count = 0;
         for (Py_ssize_t i = 0; i < n; i++)
-            count += (c[i] & mask) != 0;
+            count += (c[i] != 0u) & (c[i] != 3u);
         return (Py_ssize_t)count;
     }
     /* Are all n cells printable ASCII (0x20-0x7E)? No early exit, so that it vectorises. */
@@ -494,7 +492,7 @@ cdef extern from *:
     Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) nogil
     bint acp_printable_ascii(const uint32_t *c, Py_ssize_t n) nogil
     Py_ssize_t acp_count_written(const uint32_t *c, Py_ssize_t n) nogil
-    Py_ssize_t acp_count_masked(const uint32_t *c, Py_ssize_t n, uint32_t mask) nogil
+    Py_ssize_t acp_count_held(const uint32_t *c, Py_ssize_t n) nogil
     void acp_widen(uint32_t *dst, const uint8_t *src, Py_ssize_t n) nogil
     void acp_widen16(uint32_t *dst, const uint8_t *src) nogil
     void acp_narrow1(uint8_t *dst, const uint32_t *src, Py_ssize_t n) nogil

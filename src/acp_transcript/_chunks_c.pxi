@@ -91,18 +91,16 @@ cdef inline void finger_before(Line *line, Py_ssize_t k, Py_ssize_t col) noexcep
         line.chunked.finger = line.chunked.finger_at = 0
 
 
-cdef inline Py_ssize_t cells_written(const LongLine *chunked, const uint32_t *cells, Py_ssize_t lo,
-                                     Py_ssize_t hi) noexcept nogil:
-    """Written cells (LongLine.written_mask) among ``cells[lo, hi)``."""
-    return acp_count_masked(cells + lo, hi - lo, chunked.written_mask) if hi > lo else 0
+cdef inline Py_ssize_t cells_written(const uint32_t *cells, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """Written cells (neither BLANK nor PAD: acp_count_held) among ``cells[lo, hi)``."""
+    return acp_count_held(cells + lo, hi - lo) if hi > lo else 0
 
 
-cdef inline Py_ssize_t chunk_written(const LongLine *chunked, const Chunk *chunk, Py_ssize_t lo,
-                                     Py_ssize_t hi) noexcept nogil:
+cdef inline Py_ssize_t chunk_written(const Chunk *chunk, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     """Written cells among a chunk's cells ``[lo, hi)``."""
     if chunk.cells == NULL:
-        return hi - lo if chunk.fill & chunked.written_mask else 0
-    return cells_written(chunked, chunk.cells, lo, hi)
+        return hi - lo if chunk.fill != BLANK and chunk.fill != PAD else 0
+    return cells_written(chunk.cells, lo, hi)
 
 
 cdef inline int chunks_reserve(Line *line, Py_ssize_t extra) except -1 nogil:
@@ -120,9 +118,9 @@ cdef void line_free_chunks(Line *line) noexcept nogil:
     line.chunked = NULL
 
 
-cdef int line_to_chunks(Line *line, Py_ssize_t size, uint32_t written_mask) except -1 nogil:
-    """Turn a flat line into full literal chunks (once per line: the cost of cells already written); its
-    written cells are those with a bit of ``written_mask`` (LongLine). On MemoryError the line stays flat."""
+cdef int line_to_chunks(Line *line, Py_ssize_t size) except -1 nogil:
+    """Turn a flat line into full literal chunks (once per line: the cost of cells already written). On
+    MemoryError the line stays flat."""
     cdef Py_ssize_t n = line.len, count = (line.len + size - 1) // size, k, part
     cdef uint32_t *cells
     cdef LongLine *chunked = <LongLine *>calloc(1, sizeof(LongLine))
@@ -135,7 +133,6 @@ cdef int line_to_chunks(Line *line, Py_ssize_t size, uint32_t written_mask) exce
     if chunked == NULL:
         with gil:
             raise MemoryError()
-    chunked.written_mask = written_mask
     line.chunked = chunked
     for k in range(count):
         cells = <uint32_t *>malloc(size * sizeof(uint32_t))
@@ -177,7 +174,7 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
             if chunk.cells != NULL:
                 tail.cells = chunk_alloc(size)
                 memcpy(tail.cells, chunk.cells + stop - start, tail.len * sizeof(uint32_t))
-            gone[0] += chunk_written(line.chunked, chunk, offset, stop - start)
+            gone[0] += chunk_written(chunk, offset, stop - start)
             chunk.len = offset
             memmove(line.chunked.chunks + k + add + 2, line.chunked.chunks + k + 1, (line.chunked.nchunks - k - 1) * sizeof(Chunk))
             line.chunked.chunks[k + add + 1] = tail
@@ -186,14 +183,14 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
                 set_fill(&line.chunked.chunks[i], fill, 0)
             line.len -= stop - col
             return k + 1
-        gone[0] += chunk_written(line.chunked, chunk, offset, chunk.len)  # the chunk keeps its head
+        gone[0] += chunk_written(chunk, offset, chunk.len)  # the chunk keeps its head
         at = start + chunk.len
         line.len -= chunk.len - offset
         chunk.len = offset
         k += 1
     j = k
     while j < line.chunked.nchunks and at + line.chunked.chunks[j].len <= stop:
-        gone[0] += chunk_written(line.chunked, &line.chunked.chunks[j], 0, line.chunked.chunks[j].len)
+        gone[0] += chunk_written(&line.chunked.chunks[j], 0, line.chunked.chunks[j].len)
         at += line.chunked.chunks[j].len
         line.len -= line.chunked.chunks[j].len
         free(line.chunked.chunks[j].cells)
@@ -201,7 +198,7 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
     if j < line.chunked.nchunks and at < stop:  # the last chunk loses its head
         chunk = &line.chunked.chunks[j]
         offset = stop - at
-        gone[0] += chunk_written(line.chunked, chunk, 0, offset)
+        gone[0] += chunk_written(chunk, 0, offset)
         if chunk.cells != NULL:
             memmove(chunk.cells, chunk.cells + offset, (chunk.len - offset) * sizeof(uint32_t))
         chunk.len -= offset
@@ -269,7 +266,7 @@ cdef Py_ssize_t chunks_replace(Line *line, Py_ssize_t col, Py_ssize_t n, const u
     if k < line.chunked.nchunks and end <= start + line.chunked.chunks[k].len:
         chunk = &line.chunked.chunks[k]
         if chunk.cells != NULL:  # inside one literal chunk (a CR overwrite on a long line): in place
-            overwritten = cells_written(line.chunked, chunk.cells, col - start, end - start)
+            overwritten = cells_written(chunk.cells, col - start, end - start)
             put_cells(chunk.cells + col - start, cps, text, fill, n)
             return overwritten
         if cps == NULL and text == NULL and chunk.fill == fill:  # the same fill again: nothing changes
@@ -314,7 +311,7 @@ cdef Py_ssize_t chunks_written(Line *line, Py_ssize_t start, Py_ssize_t stop) no
     while k < line.chunked.nchunks and at < stop:
         lo = start - at if start > at else 0
         hi = stop - at if stop - at < line.chunked.chunks[k].len else line.chunked.chunks[k].len
-        count += chunk_written(line.chunked, &line.chunked.chunks[k], lo, hi)
+        count += chunk_written(&line.chunked.chunks[k], lo, hi)
         at += line.chunked.chunks[k].len
         k += 1
     return count
@@ -347,7 +344,7 @@ cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_
     k = chunk_find(line, start, &at)
     chunk = &line.chunked.chunks[k]
     if chunk.cells != NULL and stop <= at + chunk.len:  # inside one literal chunk (DCH 1 in a long line)
-        gone = cells_written(line.chunked, chunk.cells, start - at, stop - at)
+        gone = cells_written(chunk.cells, start - at, stop - at)
         memmove(chunk.cells + start - at, chunk.cells + stop - at, (at + chunk.len - stop) * sizeof(uint32_t))
         chunk.len -= stop - start
         line.len -= stop - start
@@ -428,7 +425,7 @@ cdef Py_ssize_t chunks_move(Line *line, Py_ssize_t dx, Py_ssize_t px, Py_ssize_t
             fresh[n_new] = line.chunked.chunks[k]
             n_new += 1
         for k in range(k_dst if k_dst > k_src_end else k_src_end, k_dst_end):  # the destination's own cells go
-            gone += chunk_written(line.chunked, &line.chunked.chunks[k], 0, line.chunked.chunks[k].len)
+            gone += chunk_written(&line.chunked.chunks[k], 0, line.chunked.chunks[k].len)
             free(line.chunked.chunks[k].cells)
         seams[2] = n_new
         for k in range(k_src, k_src_end):
@@ -436,7 +433,7 @@ cdef Py_ssize_t chunks_move(Line *line, Py_ssize_t dx, Py_ssize_t px, Py_ssize_t
             n_new += 1
     else:  # [dx, px + nx): the source, the cells between (if any), the vacated blanks
         for k in range(k_dst, k_dst_end if k_dst_end < k_src else k_src):
-            gone += chunk_written(line.chunked, &line.chunked.chunks[k], 0, line.chunked.chunks[k].len)
+            gone += chunk_written(&line.chunked.chunks[k], 0, line.chunked.chunks[k].len)
             free(line.chunked.chunks[k].cells)
         for k in range(k_src, k_src_end):
             fresh[n_new] = line.chunked.chunks[k]

@@ -526,10 +526,6 @@ cdef inline void row_release(Row *row) noexcept nogil:
 # size) cells, not O(columns): REP then CR over a 65,535-column row rewrote 256 KiB a sequence, 1.6 MB/s
 # (benchmarks/README.md, round 19). Reads of a few cells go through row_cell; the text is laid out flat
 # once as it is output (row_text).
-cdef enum:
-    ROW_WRITTEN_MASK = 0xFFFFFFFC  # a row's written cells: neither BLANK (0) nor PAD (3) (acp_written_cells)
-
-
 cdef inline uint32_t row_cell(Row *row, Py_ssize_t x) noexcept nogil:
     """Cell x (< the row's length) of a flat or chunked row."""
     if row.line.chunked == NULL:
@@ -1025,7 +1021,7 @@ cdef class ScreenSink(Sink):
         """REP of a one-cell character that is not ASCII, with auto-wrap on: print_cps's writes (put_run
         where clean_take says, put_char for the character over a cell where it does not) as fills, so that
         REP costs what put_fill's does, not a cell written one by one (8 MB/s at 1000 columns)."""
-        cdef Py_ssize_t sx = self.columns, cx, take, size, i
+        cdef Py_ssize_t sx = self.columns, cx, take, i
         cdef Row *row
         cdef uint32_t *dst
         if self.lag:
@@ -1041,12 +1037,8 @@ cdef class ScreenSink(Sink):
                 self.put_char(char, 1)
                 n -= 1
                 continue
-            size = row.line.len
-            if row.line.chunked != NULL or (take + (cx - size if cx > size else 0) > self.chunk_size
-                                            and self.chunk_row(row)):
-                self.begin_write(self.cy, row, cx)
-                self.stats[S_OVERWRITTEN] += chunks_replace(&row.line, cx, take, NULL, NULL, char, self.chunk_size)
-                self.end_write(row, size, row.line.len, cx + take)
+            if self.fills_chunks(row, cx, take):
+                self.fill_chunks(self.cy, row, cx, take, char)
             else:
                 dst = self.prepare_cells(self.cy, cx, take, True)
                 for i in range(take):
@@ -1204,7 +1196,7 @@ cdef class ScreenSink(Sink):
         if 0x20 <= char < 0x7F:
             memset(self.scratch, char, count)
             return self.print_ascii(<const uint8_t *>self.scratch, count)
-        if self.wrap and not self.zwj and char >= 0x7F and not char & MARKED and char_width(char) == 1:
+        if self.wrap and not self.zwj and char >= 0x7F and char_width(char) == 1:
             return self.fill_run(char, count)
         for i in range(count):
             self.scratch[i] = char
@@ -1301,7 +1293,7 @@ cdef class ScreenSink(Sink):
     cdef int put_fill(self, uint32_t char, Py_ssize_t n) except -1 nogil:
         """Printable ASCII ``char`` n times with auto-wrap on (REP), as put_ascii writes it: the cells it
         covers are counted while they are filled."""
-        cdef Py_ssize_t sx = self.columns, cx, take, covered, i, y, size
+        cdef Py_ssize_t sx = self.columns, cx, take, covered, i, y
         cdef uint32_t *dst
         cdef Row *row
         while n > 0:
@@ -1313,13 +1305,9 @@ cdef class ScreenSink(Sink):
             y = self.cursor_row()
             row = row_at(&self.screen, y)
             self.overwrite(row, cx, cx + take, 1, True)
-            if row.line.chunked != NULL or (take + (cx - row.line.len if cx > row.line.len else 0) > self.chunk_size
-                                            and self.chunk_row(row)):
+            if self.fills_chunks(row, cx, take):
                 # a fill chunk (REP over a long row rewrote every cell: 1.6 MB/s at 65,535 columns)
-                size = row.line.len
-                self.begin_write(y, row, cx)
-                self.stats[S_OVERWRITTEN] += chunks_replace(&row.line, cx, take, NULL, NULL, char, self.chunk_size)
-                self.end_write(row, size, row.line.len, cx + take)
+                self.fill_chunks(y, row, cx, take, char)
                 n -= take
                 self.cx = cx + take
                 continue
@@ -1454,17 +1442,27 @@ cdef class ScreenSink(Sink):
             self.enforce_limits()
         return 0
 
+    cdef inline int fills_chunks(self, Row *row, Py_ssize_t x, Py_ssize_t n) except -1 nogil:
+        """Whether a fill of n cells from column x goes into the row's chunks: it has them, or the fill (with
+        the blanks before it, past the row's end) is longer than a chunk, and the row becomes chunks."""
+        return row.line.chunked != NULL or (n + (x - row.line.len if x > row.line.len else 0) > self.chunk_size
+                                            and self.chunk_row(row))
+
+    cdef int fill_chunks(self, Py_ssize_t y, Row *row, Py_ssize_t x, Py_ssize_t n, uint32_t char) except -1 nogil:
+        """prepare_cells and the fill of n cells from column x with ``char`` on row y (chunked): one chunk."""
+        cdef Py_ssize_t size = row.line.len
+        self.begin_write(y, row, x)
+        self.stats[S_OVERWRITTEN] += chunks_replace(&row.line, x, n, NULL, NULL, char, self.chunk_size)
+        return self.end_write(row, size, row.line.len, x + n)
+
     cdef int chunk_row(self, Row *row) except -1 nogil:
         """A flat row becomes chunks (once in its life on the screen: O(its cells)); returns 1."""
-        line_to_chunks(&row.line, self.chunk_size, ROW_WRITTEN_MASK)
+        line_to_chunks(&row.line, self.chunk_size)
         return 1
 
-    cdef inline int set_cell(self, Row *row, Py_ssize_t x, uint32_t cell) except -1 nogil:
-        """Cell x (< the row's length) of a flat or chunked row becomes ``cell`` (the caller counts)."""
-        return self.put_cell(row, flat_cells(row), x, cell)
-
     cdef inline int put_cell(self, Row *row, uint32_t *flat, Py_ssize_t x, uint32_t cell) except -1 nogil:
-        """set_cell with the row's flat_cells in a local (cell_in)."""
+        """Cell x (< the row's length) becomes ``cell`` (the caller counts): in ``flat``, the row's
+        flat_cells, or in its chunks."""
         if flat != NULL:
             flat[x] = cell
         else:
@@ -1549,7 +1547,7 @@ cdef class ScreenSink(Sink):
             mark.cps[0] = cell
             mark.n = 1
             mark.nbytes = utf8_length(cell)
-            self.set_cell(row, x, MARKED | <uint32_t>index)
+            self.put_cell(row, flat_cells(row), x, MARKED | <uint32_t>index)
         mark.cps[mark.n] = char
         mark.n += 1
         mark.nbytes += utf8_length(char)
@@ -1590,7 +1588,7 @@ cdef class ScreenSink(Sink):
                     chunk = &row.line.chunked.chunks[k]
                     if chunk.cells != NULL:
                         kept = renumber_marks(chunk.cells, chunk.len, self.marks, fresh, kept)
-                    else:  # (fills are ASCII or BLANK today; a marked one would keep one mark for all its cells)
+                    else:  # (a fill is BLANK or a character REP repeated, never marked; one would keep one mark)
                         kept = renumber_marks(&chunk.fill, 1, self.marks, fresh, kept)
         free(self.marks)
         self.marks = fresh

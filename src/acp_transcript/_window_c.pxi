@@ -218,7 +218,7 @@ cdef class LineWindow:
             return 1
         if line.len > self.chunk_size:
             line_widen(line)
-            line_to_chunks(line, self.chunk_size, ~<uint32_t>0)
+            line_to_chunks(line, self.chunk_size)
             return 1
         return 0
 
