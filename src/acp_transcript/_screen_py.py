@@ -77,10 +77,11 @@ _WIDE_RUN = re.compile(f"[{_WIDE_BMP}]*")
 _CELL_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]+")
 _WIDE_BMP_CHAR = re.compile(f"[{_WIDE_BMP}]")
 # Padding that does not follow its wide character (a cell of one character): what put_char would clear
-# around when writing over it (_clean_prefix). The astral ranges make the class slow, but it is tried only
-# where the search finds padding.
+# around when writing over it (_clean_prefix). Padding first, then the cell before it: the astral ranges make
+# the class slow, so it is tried only at padding (a lookbehind first tried it at every cell: 35 us a search
+# of a 1000-cell row of CJK, 60 of ASCII, now 4.7 and 0.4).
 _WIDE_CLASS = "".join(f"\\U{start:08x}-\\U{end:08x}" for start, end in zip(WIDE[::2], WIDE[1::2]))
-_ORPHAN_PAD = re.compile(f"(?<![{_WIDE_CLASS}]){PAD}")
+_ORPHAN_PAD = re.compile(f"{PAD}(?<![{_WIDE_CLASS}]{PAD})")
 _WIDE_SPLIT = re.compile(f"([{_WIDE_BMP}]+)")
 
 
