@@ -74,9 +74,8 @@ ONLY_C = {
     ("ScreenSink", "end_write"), ("ScreenSink", "put_cell"), ("ScreenSink", "fills_chunks"),
     ("ScreenSink", "fill_chunks"),
     ("TranscriptDecoder", "row_chunks"),
-    # put_run's clean test on its own (chunk by chunk on a chunked row), and REP of a one-cell character that
-    # is not ASCII as fills (the fallback's REP is put_text of the repeated text)
-    ("ScreenSink", "clean_take"), ("ScreenSink", "fill_run"),
+    # put_run's clean test on its own (chunk by chunk on a chunked row; the fallback's is _clean_span)
+    ("ScreenSink", "clean_take"),
     # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
     ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),
     # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)

@@ -1182,7 +1182,7 @@ cdef class ScreenSink(Sink):
         return 0
 
     cdef int repeat(self, uint32_t char, Py_ssize_t count) except -1 nogil:
-        cdef Py_ssize_t i
+        cdef Py_ssize_t i, k
         if count > self.columns - self.cx:
             count = self.columns - self.cx
         if count <= 0:
@@ -1200,6 +1200,20 @@ cdef class ScreenSink(Sink):
             return self.fill_run(char, count)
         for i in range(count):
             self.scratch[i] = char
+        if self.wrap and not self.zwj and char >= 0x7F and char_width(char) == 2 and self.columns > 1:
+            # print_cps's loop for a run of one width, without its scan of the copies for their widths (13
+            # instructions a character; _screen_py.ScreenSink.fill_run). put_run writes the pairs (in
+            # fill_run too it cost put_run's inlined clean_take its inlining: other scripts +2% on 80x24)
+            if self.lag:  # (as print_cps; not set here today: the character was printed by print_cps)
+                self.settle()
+            i = 0
+            while i < count:
+                k = i + self.put_run(self.scratch + i, count - i, 2)
+                if k == i:
+                    self.put_char(char, 2)
+                    k += 1
+                i = k
+            return 0
         return self.print_cps(self.scratch, count)
 
     cdef int private_mode(self, uint32_t mode, bint enable) except -1 nogil:

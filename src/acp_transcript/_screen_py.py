@@ -504,21 +504,43 @@ class ScreenSink:
             self.restore_state()
 
     def repeat(self, char: str, count: int) -> None:
-        """8.3.103 REP, as tmux: at most up to the right margin. A one-cell character over clean cells (see
-        put_text) is one write of a list of that one cell (_screen_c.pxi, fill_run): no scan of the text,
-        and no list built from it."""
-        cx = self.cx
-        count = min(count, self.columns - cx)
+        """8.3.103 REP, as tmux: ``count`` characters, at most as many as there are cells up to the right
+        margin (a wide character's wrap onto the next rows). A character of one or two cells, while the
+        cells it covers are clean (see put_text), is a row's worth of cells a write, a list of the one
+        cell (or the cell and its padding) repeated (_screen_c.pxi: fill_run, and repeat's put_run loop for
+        a wide one): no text built and scanned, and no cell object made per character (REP of a wide
+        character at 1000 columns: 0.09 -> 0.24 MB/s). The rest, from the first row that is not clean, is
+        put_text's (as put_wrapped's rest is)."""
+        count = min(count, self.columns - self.cx)
         if count <= 0:
             return
         if (self.wrap and not self.zwj and count > 1
-                and (" " <= char <= "~" or (_CELL_TEXT.fullmatch(char) and char_width(char) == 1))):
-            held = _clean_span(self.screen.rows[self.cy], cx, cx + count)
-            if held >= 0:
-                self.write_cells(self.cy, cx, [char] * count, held)
-                self.cx = cx + count
-                return
-        self.put_text(char * count)
+                and (" " <= char <= "~" or _CELL_TEXT.fullmatch(char))):
+            width = char_width(char)
+            if width == 1 or self.columns > 1:
+                count = self.fill_run(char, width, count)
+        if count:
+            self.put_text(char * count)
+
+    def fill_run(self, char: str, width: int, count: int) -> int:
+        """REP's rows: put_wrapped for ``count`` copies of one character of ``width`` cells. Returns how
+        many are left for put_text (from the first row whose cells are not clean)."""
+        sx = self.columns
+        cells = [char] if width == 1 else [char, PAD]
+        while count:
+            if self.cx > sx - width:
+                self.linefeed(True)
+                self.cx = 0
+            cx = self.cx
+            take = min(count, (sx - cx) // width)
+            stop = cx + take * width
+            held = _clean_span(self.screen.rows[self.cy], cx, stop)
+            if held < 0:
+                break
+            self.write_cells(self.cy, cx, cells * take, held)
+            self.cx = stop
+            count -= take
+        return count
 
     def private_mode(self, mode: int, enable: bool) -> None:
         if mode == DECAWM:
