@@ -349,6 +349,29 @@ def test_rows_of_every_length_go_to_history_as_their_cells_say(both, stopper):
     assert outputs[0].count("\n") == len(lines)
 
 
+@pytest.mark.parametrize("stopper", ["", "a", "\u00e9", "e\u0301", "\u1100", "\U0001f600", "\uff71", "\x1b[C",
+                                     "\x1b[D\x1b[P", "\u2028"])
+def test_rows_of_wide_characters_go_to_history_as_their_cells_say(both, stopper):
+    """The core takes a row's wide characters and their padding 8 cells at a time while they are whole
+    pairs of a character acp_ordinary_common passes (acp_copy_pairs): rows of 0-31 of them with one
+    stopper at every position (a narrow character, which shifts the pairs by a cell; a mark; a wide
+    character that test fails; a blank; a DCH that leaves padding without its character, and the rest of
+    the row a cell to the left; a character the Unicode policy writes out), against the fallback."""
+    compiled, fallback = both
+    lines = []
+    for n in range(32):
+        lines.append("\u4e2d" * n)
+        if stopper:
+            lines.extend("\u4e2d" * p + stopper + "\u6587" * (n - p - 1) for p in range(n))
+    data = "".join(line + "\r\n" for line in lines).encode()
+    outputs = []
+    for module in (compiled, fallback):
+        decoder = module.TranscriptDecoder(columns=64, rows=2)
+        outputs.append(decoder.decode(data, final=True))
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count("\n") == len(lines)
+
+
 # Line inserts, deletes and scrolls on a tall screen, with counts past the core's on-stack rotation buffer
 # (64 rows): the core rotates its row order from the nearer end of the screen and recentres it in its block
 # (_screen_c.pxi, screen_rotate); the fallback moves list items. Each row is numbered so that any row out of
