@@ -1314,6 +1314,11 @@ def _clean_span(row: list[str], start: int, stop: int) -> int:
         return 0  # past the row's end (a new line's text): blank cells
     if stop < len(row) and row[stop] == PAD:
         return -1  # stray padding that they would clear
+    if stop == start + 1:  # one cell (a character typed, a redrawn spinner): no join
+        cell = row[start]
+        if len(cell) != 1 or cell == PAD:  # (marks; padding first in the span has no character before it)
+            return -1
+        return 0 if cell == BLANK else 1
     clean, span = _clean_prefix(row, start, stop)
     return _held(span, clean) if clean == stop - start else -1
 
