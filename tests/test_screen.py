@@ -326,27 +326,38 @@ def test_twins_agree_across_a_resize(both, case, at, columns, rows):
     assert outputs[0] == outputs[1]
 
 
-@pytest.mark.parametrize("stopper", ["", "\u00e9", "\u65e5", "e\u0301", "\x1b[C", "\t", "~", " "])
-def test_rows_of_every_length_go_to_history_as_their_cells_say(both, stopper):
-    """The core checks and narrows a row of printable ASCII in one pass (16 cells at a time, the last block
-    overlapping the one before) on its way to history: rows of every length 0-49 with one cell that is not
-    printable ASCII (Latin-1, wide and its padding, a combining mark, a blank left by a cursor move, a tab's
-    blanks) at every position, and rows without one, against the fallback."""
-    compiled, fallback = both
+def rows_with_a_stopper(char: str, other: str, lengths: int, stopper: str) -> list[str]:
+    """Rows of n ``char`` for every n below ``lengths``, and, for each, the rows with ``stopper`` at every
+    position instead (``other`` after it)."""
     lines = []
-    for n in range(50):
-        lines.append("a" * n)
+    for n in range(lengths):
+        lines.append(char * n)
         if stopper:
-            lines.extend("a" * p + stopper + "b" * (n - p - 1) for p in range(n))
+            lines.extend(char * p + stopper + other * (n - p - 1) for p in range(n))
+    return lines
+
+
+def assert_rows_go_to_history_alike(both, lines: list[str]) -> None:
+    """Each line on a 64-column screen of two rows, so that each goes to the history, in 4 KiB chunks: the
+    twins' transcripts are the same, a line each."""
     data = "".join(line + "\r\n" for line in lines).encode()
     outputs = []
-    for module in (compiled, fallback):
+    for module in both:
         decoder = module.TranscriptDecoder(columns=64, rows=2)
         out = [decoder.decode(data[i : i + 4096]) for i in range(0, len(data), 4096)]
         out.append(decoder.decode(b"", final=True))
         outputs.append("".join(out))
     assert outputs[0] == outputs[1]
     assert outputs[0].count("\n") == len(lines)
+
+
+@pytest.mark.parametrize("stopper", ["", "\u00e9", "\u65e5", "e\u0301", "\x1b[C", "\t", "~", " "])
+def test_rows_of_every_length_go_to_history_as_their_cells_say(both, stopper):
+    """The core checks and narrows a row of printable ASCII in one pass (16 cells at a time, the last block
+    overlapping the one before) on its way to history: rows of every length 0-49 with one cell that is not
+    printable ASCII (Latin-1, wide and its padding, a combining mark, a blank left by a cursor move, a tab's
+    blanks) at every position, and rows without one, against the fallback."""
+    assert_rows_go_to_history_alike(both, rows_with_a_stopper("a", "b", 50, stopper))
 
 
 @pytest.mark.parametrize("stopper", ["", "a", "\u00e9", "e\u0301", "\u1100", "\U0001f600", "\uff71", "\x1b[C",
@@ -357,19 +368,7 @@ def test_rows_of_wide_characters_go_to_history_as_their_cells_say(both, stopper)
     stopper at every position (a narrow character, which shifts the pairs by a cell; a mark; a wide
     character that test fails; a blank; a DCH that leaves padding without its character, and the rest of
     the row a cell to the left; a character the Unicode policy writes out), against the fallback."""
-    compiled, fallback = both
-    lines = []
-    for n in range(32):
-        lines.append("\u4e2d" * n)
-        if stopper:
-            lines.extend("\u4e2d" * p + stopper + "\u6587" * (n - p - 1) for p in range(n))
-    data = "".join(line + "\r\n" for line in lines).encode()
-    outputs = []
-    for module in (compiled, fallback):
-        decoder = module.TranscriptDecoder(columns=64, rows=2)
-        outputs.append(decoder.decode(data, final=True))
-    assert outputs[0] == outputs[1]
-    assert outputs[0].count("\n") == len(lines)
+    assert_rows_go_to_history_alike(both, rows_with_a_stopper("\u4e2d", "\u6587", 32, stopper))
 
 
 # Line inserts, deletes and scrolls on a tall screen, with counts past the core's on-stack rotation buffer
