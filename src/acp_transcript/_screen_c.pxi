@@ -1246,8 +1246,8 @@ cdef class ScreenSink(Sink):
             self.scratch[i] = char
         if self.wrap and not self.zwj and char >= 0x7F and char_width(char) == 2 and self.columns > 1:
             # print_cps's loop for a run of one width, without its scan of the copies for their widths (13
-            # instructions a character; _screen_py.ScreenSink.fill_run). put_run writes the pairs (in
-            # fill_run too it cost put_run's inlined clean_take its inlining: other scripts +2% on 80x24)
+            # instructions a character; _screen_py.ScreenSink.fill_run). Here and not in fill_run: a second
+            # caller of clean_take cost put_run its inlining (other scripts +2% on 80x24)
             if self.lag:  # (as print_cps; not set here today: the character was printed by print_cps)
                 self.settle()
             i = 0
