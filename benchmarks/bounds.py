@@ -101,10 +101,10 @@ CASES = {
     "sized 1000x24: ICH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[1@' * 16384"),
     "sized 1000x24: DCH at column 0 of a full row": ("b'x' * 1000 + b'\\r'", "b'\\x1b[1P' * 16384"),
     "sized 1000x24: ICH then x at column 0 of a row kept full": ("b'x' * 1000 + b'\\r'", "b'\\x1b[@x\\r' * 13107"),
-    # REP of a character that is not ASCII: a one-cell one is a fill (fill_run), a wide one writes its cells
-    # one by one and wraps (output-bound; at 65,535 columns 0.05 MB/s of input for 2,473 output characters
-    # a byte, left out here); both were O(columns^2) before round 19 (the run's end searched again a
-    # character: 0.6 s a sequence)
+    # REP of a character that is not ASCII: a one-cell one is a fill (fill_run), a wide one writes a row's
+    # worth of pairs at a time (put_run, round 20) and wraps (output-bound: 42 output characters a byte here,
+    # 2,473 at 65,535 columns, left out); both were O(columns^2) before round 19 (the run's end searched
+    # again a character: 0.6 s a sequence)
     "sized 1000x24: REP of a wide character over a row of them + CR": (
         "'\\u4e2d'.encode() * 500 + b'\\r'", "'\\u4e2d\\x1b[65535b\\r'.encode() * 6553"),
     "sized 1000x24: REP of e-acute over a row of wide characters + CR": (

@@ -509,7 +509,7 @@ class ScreenSink:
         cells it covers are clean (see put_text), is a row's worth of cells a write, a list of the one
         cell (or the cell and its padding) repeated (_screen_c.pxi: fill_run, and repeat's put_run loop for
         a wide one): no text built and scanned, and no cell object made per character (REP of a wide
-        character at 1000 columns: 0.09 -> 0.24 MB/s). The rest, from the first row that is not clean, is
+        character at 1000 columns: 0.012 -> 0.23 MB/s). The rest, from the first row that is not clean, is
         put_text's (as put_wrapped's rest is)."""
         count = min(count, self.columns - self.cx)
         if count <= 0:
