@@ -1227,6 +1227,7 @@ cdef class ScreenSink(Sink):
 
     cdef int repeat(self, uint32_t char, Py_ssize_t count) except -1 nogil:
         cdef Py_ssize_t i, k
+        cdef int width
         if count > self.columns - self.cx:
             count = self.columns - self.cx
         if count <= 0:
@@ -1240,11 +1241,12 @@ cdef class ScreenSink(Sink):
         if 0x20 <= char < 0x7F:
             memset(self.scratch, char, count)
             return self.print_ascii(<const uint8_t *>self.scratch, count)
-        if self.wrap and not self.zwj and char >= 0x7F and char_width(char) == 1:
+        width = char_width(char) if self.wrap and not self.zwj else 0  # (0: print_cps decides)
+        if width == 1:
             return self.fill_run(char, count)
         for i in range(count):
             self.scratch[i] = char
-        if self.wrap and not self.zwj and char >= 0x7F and char_width(char) == 2 and self.columns > 1:
+        if width == 2 and self.columns > 1:
             # print_cps's loop for a run of one width, without its scan of the copies for their widths (13
             # instructions a character; _screen_py.ScreenSink.fill_run). Here and not in fill_run: a second
             # caller of clean_take cost put_run its inlining (other scripts +2% on 80x24)

@@ -1327,9 +1327,7 @@ def _clean_prefix(row: list[str], start: int, stop: int) -> tuple[int, str]:
     """How many cells from ``start`` on, up to ``stop``, are clean as _clean_span says (the cell after them
     unchecked; cells past the row's end are blank, so clean): the first marked cell or padding without its
     wide character ends them. And the cells as one string, a character a cell, at least as far as they are
-    clean (for _held)."""
-    if start >= len(row):
-        return max(stop - start, 0), ""  # past the row's end (a new line's text): blank cells
+    clean (for _held). (Its callers take a span that starts past the row's end, blank cells, without it.)"""
     span, marked = _span_text(row, start, stop)
     clean = len(span) if marked else max(stop - start, 0)
     if PAD in span:
