@@ -27,7 +27,7 @@ TWINS = {
 ONLY_PY = {
     # text arrives with its LFs in the fallback's regex runs; the core's runs stop at LF
     ("Sink", "print"), ("RenderSink", "print"), ("StripSink", "print"), ("Parser", "print"), ("RecordingSink", "print"),
-    ("LineWindow", "print"),
+    ("LineWindow", "print"), ("LineWindow", "append_lines"),  # ...and appends the lines of a run at once
     ("Sink", "csi_finals"),  # the fallback parses parameters only for functions the sink has
     ("LineWindow", "like"),  # the fallback swaps window objects; the core packs them (see ONLY_C)
     ("StripSink", "take"), ("StripSink", "output"),  # lists of str pieces; the core writes to a Buf

@@ -222,32 +222,46 @@ class LineWindow:
             self.write(text)
             return
         pieces = text.split("\n")
-        lines = self.lines
-        row = self.row
-        col = self.col
-        if (
-            row == len(lines) - 1
-            and col == len(lines[row])
-            # no line can be longer than the text (one test, where max() over the pieces cost a 4 KiB chunk
-            # of plain text an eighth of its time)
-            and (col + len(text) <= self.max_line_cells
-                 or (col + len(pieces[0]) <= self.max_line_cells and max(map(len, pieces)) <= self.max_line_cells))
-        ):
-            # Appending at the end of the last line, as plain text does: whole lines at once.
-            first = pieces[0]
-            if first:
-                lines[row] += first
-            lines.extend(pieces[1:])
-            self.cells += len(text) - len(pieces) + 1
-            self.row = len(lines) - 1
-            self.col = len(pieces[-1])
-            self.enforce_limits()
+        if self.row == len(self.lines) - 1 and self.col == len(self.lines[-1]) and self.append_lines(pieces, 0, len(text)):
             return
+        # Inside a line (after a CR, as pytest rewrites its "collecting ..." line) or above the last one: piece
+        # by piece, until an LF opens a new last line; the rest is appended from there in one step, where a
+        # run of 1.6 KB of pytest output after one CR was a write, a newline and a commit per line.
+        left = len(text)  # characters from pieces[index] on, LFs included
+        tried = False
         for index, piece in enumerate(pieces):
             if index:
+                at_last = self.row == len(self.lines) - 1
                 self.newline()
+                if at_last and not tried:  # (tried once: the test is linear in the rest of the text)
+                    tried = True
+                    if self.append_lines(pieces, index, left):
+                        return
             if piece:
                 self.write(piece)
+            left -= len(piece) + 1
+
+    def append_lines(self, pieces: list[str], index: int, size: int) -> bool:
+        """``pieces[index:]`` (``size`` characters with the LFs between them) appended at the cursor, which is
+        at the end of the last line, as plain text is printed: whole lines at once. False, with nothing
+        changed, when a line would reach max_line_cells (the caller then writes piece by piece)."""
+        lines = self.lines
+        col = self.col
+        limit = self.max_line_cells
+        first = pieces[index]
+        rest = pieces[index + 1 :]
+        # no line can be longer than the text (one test, where max() over the pieces cost a 4 KiB chunk of
+        # plain text an eighth of its time)
+        if col + size > limit and (col + len(first) > limit or max(map(len, rest), default=0) > limit):
+            return False
+        if first:
+            lines[-1] += first
+        lines.extend(rest)
+        self.cells += size - (len(pieces) - index) + 1
+        self.row = len(lines) - 1
+        self.col = len(pieces[-1])
+        self.enforce_limits()
+        return True
 
     def write(self, text: str) -> None:
         """Write text without LF at the cursor, overwriting; a character due at max_line_cells or beyond
