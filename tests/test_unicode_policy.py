@@ -114,3 +114,16 @@ def test_every_edge_at_every_position_of_a_committed_line(both, script):
             for policy in ("standard", "strict"):
                 results = [module.sanitize(data, unicode=policy) for module in (compiled, fallback)]
                 assert results[0] == results[1], (hex(code), position, policy)
+
+
+@pytest.mark.parametrize("policy", ["standard", "strict", "off"])
+def test_the_fallbacks_first_search_never_skips_a_character_the_policy_acts_on(policy):
+    """The fallback passes text with no character at or above its policy's lowest one without the policy's
+    search (one range, the fastest class to test): every character below that bound, searched, gives nothing,
+    and the bound itself is one the policy acts on."""
+    from acp_transcript import _unicode_policy
+
+    lowest = ord(_unicode_policy._LOWEST[policy])
+    below = "".join(map(chr, range(0xD800 if lowest > 0xD800 else lowest)))
+    assert _unicode_policy._PATTERNS[policy].search(below) is None
+    assert _unicode_policy.apply_policy(chr(lowest), policy, None) == f"<U+{lowest:04X}>"
