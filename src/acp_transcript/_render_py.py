@@ -134,9 +134,8 @@ class RenderSink:
             if window.saved is not None or self.overlay_origin is not None:
                 self.start_overlay(_param(params, 1, 1) - 1)
             else:
-                window.fresh_line()
-                window.col = 0
-                window.col = window.forward_target(_param(params, 1, 1) - 1)
+                window.fresh_line()  # (its line is empty: forward_target's bound is max_jump from column 0)
+                window.col = min(_param(params, 1, 1) - 1, window.max_jump)
         elif final == 0x4B:  # K: 8.3.41 EL; the cursor does not move
             how = _param(params, 0, 0)
             if how == 0:
