@@ -267,6 +267,19 @@ class LineWindow:
         """Write text without LF at the cursor, overwriting; a character due at max_line_cells or beyond
         first moves to a new line (SPEC 2.3 bounds)."""
         limit = self.max_line_cells
+        line = self.lines[self.row]
+        col = self.col
+        if col == len(line) and col + len(text) <= limit:
+            # Appended at the end of the line, as most text is (a row drawn after a cursor move): the loop's
+            # step without its tests.
+            self.lines[self.row] = ""  # the only other reference: CPython then appends in place
+            line += text
+            self.lines[self.row] = line
+            self.cells += len(text)
+            self.col = col + len(text)
+            if self.cells > self.max_live_cells or len(self.lines) > self.live_lines:
+                self.enforce_limits()
+            return
         while text:
             col = self.col
             if col >= limit:
