@@ -7,7 +7,7 @@ asks which screen it is on. The Cython twin is ``_render_c.pxi``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ._defs import (
     ALT_SCREEN_MODES,
@@ -26,7 +26,7 @@ from ._defs import (
 from ._window_py import HUGE, LineWindow, line_text
 
 
-def _param(params: list[int], index: int, default: int) -> int:
+def _param(params: Sequence[int], index: int, default: int) -> int:
     value = params[index] if index < len(params) else 0
     return value or default
 
@@ -127,7 +127,7 @@ class RenderSink:
             self.end_overlay()
             self.window.move_up(1)
 
-    def csi_dispatch(self, params: list[int], final: int) -> None:
+    def csi_dispatch(self, params: Sequence[int], final: int) -> None:
         """``final`` is one of ``csi_finals``. Section numbers are ECMA-48 (5th ed.)."""
         window = self.window
         if final == 0x48 or final == 0x66:  # H: 8.3.21 CUP, f: 8.3.63 HVP (first: the most frequent)

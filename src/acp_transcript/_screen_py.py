@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, MutableSequence
+from collections.abc import Callable, MutableSequence, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
@@ -427,7 +427,7 @@ class ScreenSink:
         elif final == RI:
             self.reverseindex()
 
-    def csi_dispatch(self, params: list[int], final: int) -> None:
+    def csi_dispatch(self, params: Sequence[int], final: int) -> None:
         """``final`` is one of ``csi_finals``; tmux's ``input_csi_dispatch``. Section numbers: ECMA-48."""
         n = params[0] if params and params[0] else 1
         if final == 0x48 or final == 0x66:  # H: 8.3.21 CUP, f: 8.3.63 HVP

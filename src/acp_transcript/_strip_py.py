@@ -9,6 +9,8 @@ twin is ``_strip_c.pxi``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ._defs import ALT_SCREEN_MODES, BS, CR, HT, RIS, Options
 
 
@@ -61,7 +63,7 @@ class StripSink:
         if final == RIS:
             self.set_alt(False)
 
-    def csi_dispatch(self, params: list[int], final: int) -> None:  # pragma: no cover - csi_finals is empty
+    def csi_dispatch(self, params: Sequence[int], final: int) -> None:  # pragma: no cover - csi_finals is empty
         pass
 
     def repeat(self, char: str, count: int) -> None:  # pragma: no cover - REP is not in csi_finals
