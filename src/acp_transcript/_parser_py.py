@@ -407,7 +407,8 @@ class Parser:
                 text = self.decode_utf8(b"\x1b".join(pieces), at_end).replace("\x1b", "")
         else:
             last = None
-            text = self.decode_utf8(raw, at_end)
+            # (ASCII with nothing carried: nothing to hold back or clean, so decode_utf8's tests are skipped)
+            text = raw.decode("ascii") if raw.isascii() and not self.carry else self.decode_utf8(raw, at_end)
         if noisy:
             text, last = self.drop_controls(text, last)
             if "\r" in text or "\b" in text or "\t" in text:
