@@ -297,6 +297,41 @@ def test_rep_of_any_character_is_printing_it(impl, case, char, count, repeats):
     assert outputs[0] == outputs[1]
 
 
+def test_rep_over_its_own_run_clears_stray_padding_after_it(impl):
+    """REP over cells that already hold its run writes nothing in the fallback (fill_run's same cells),
+    unless padding cut from its wide character follows them (ECH, then DCH, leave one): printing a wide
+    character over padding clears the padding after it (tmux's screen_write_overwrite), so that case takes
+    the clean test's path. As the same characters printed."""
+    setup = "\u4e2d" * 4 + "\x1b[7G\x1b[X\x1b[P\r"  # wide characters at columns 0-5, stray padding at 6
+    for count in (1, 2):
+        rep = (setup + "\u4e2d\x1b[%db\x1b[8G|" % count).encode()
+        printed = (setup + "\u4e2d" * (1 + count) + "\x1b[8G|").encode()
+        assert impl.sanitize(rep, columns=8, rows=2) == impl.sanitize(printed, columns=8, rows=2)
+    assert impl.sanitize(rep, columns=8, rows=2) == "\u4e2d\u4e2d\u4e2d |"
+
+
+@pytest.mark.parametrize("char", ["x", "\u00e9", "\u4e2d"])
+def test_the_fallback_compares_rep_over_its_own_run_instead_of_scanning_it(monkeypatch, char):
+    """REP then CR over a full row of what it writes (bounds.py's "REP full row + CR" at 1000 columns: 0.96
+    -> 1.6 MB/s in the fallback) compares the row's cells with its run instead of joining and scanning them;
+    the same output either way, so only the calls show it."""
+    from acp_transcript import _decoder_c, _decoder_py, _screen_py
+
+    per_row = 1000 // _screen_py.char_width(char)
+    full_row = (char * per_row + "\r").encode()
+    reps = (char + "\x1b[%db\r" % (per_row - 1)).encode() * 5  # (no more than the row holds: no wrap)
+    spans = []
+    clean_span = _screen_py._clean_span
+    monkeypatch.setattr(_screen_py, "_clean_span", lambda row, a, b: spans.append(b - a) or clean_span(row, a, b))
+    fallback = _decoder_py.TranscriptDecoder(columns=1000, rows=4)
+    got = fallback.decode(full_row)
+    spans.clear()  # (writing the full row scans it)
+    got += fallback.decode(reps, final=True)
+    assert [n for n in spans if n > 2] == []  # (the character before each REP is a one-cell check)
+    compiled = _decoder_c.TranscriptDecoder(columns=1000, rows=4)
+    assert (compiled.decode(full_row + reps, final=True), compiled.stats) == (got, fallback.stats)
+
+
 # ... and REP after REP (a wide character's REP wraps: at the bottom of a scroll region the next one finds
 # the region's rotation lagging), among the random operations, against the other twin.
 rep_of_any = st.builds(lambda char, counts: char.encode() + b"".join(b"\x1b[%db" % n for n in counts),

@@ -534,10 +534,21 @@ class ScreenSink:
             cx = self.cx
             take = min(count, (sx - cx) // width)
             stop = cx + take * width
-            held = _clean_span(self.screen.rows[self.cy], cx, stop)
-            if held < 0:
-                break
-            self.write_cells(self.cy, cx, cells * take, held)
+            row = self.screen.rows[self.cy]
+            run = cells * take
+            same = cx < len(row) and row[cx] == char and row[cx:stop] == run
+            if same and (stop >= len(row) or row[stop] != PAD):
+                # The same cells again (REP over its own run, a screen redrawn): clean, each holding the
+                # character, and nothing to write. Comparing the cells (mostly the same str objects, so
+                # pointers) costs a third of the clean test's scan (REP then CR at 1000 columns: 10.5 ->
+                # 6.5 us).
+                held = take
+            else:
+                same = False
+                held = _clean_span(row, cx, stop)
+                if held < 0:
+                    break
+            self.write_cells(self.cy, cx, run, held, same)
             self.cx = stop
             count -= take
         return count
@@ -768,9 +779,9 @@ class ScreenSink:
         else:
             self.cx = sx - (0 if self.wrap else 1)
 
-    def write_cells(self, y: int, x: int, cells: str | list[str], held: int = -1) -> None:
+    def write_cells(self, y: int, x: int, cells: str | list[str], held: int = -1, same: bool = False) -> None:
         """Set cells [x, x + len(cells)) of row y (one character per cell), counting what they overwrite
-        (``held``, when the caller's scan of them counted it already)."""
+        (``held``, when the caller's scan of them counted it already; ``same``: they hold these already)."""
         screen = self.screen
         row = screen.rows[y]
         size = len(row)
@@ -781,9 +792,10 @@ class ScreenSink:
             self.stats["cells_overwritten"] += held
         elif x < size:
             self.stats["cells_overwritten"] += _written_in(row, x, stop)
-        row[x:stop] = cells
-        if row[-1] == BLANK:
-            trim_row(row)
+        if not same:
+            row[x:stop] = cells
+            if row[-1] == BLANK:
+                trim_row(row)
         screen.cells += len(row) - size
         if stop > screen.used[y]:
             screen.used[y] = stop
