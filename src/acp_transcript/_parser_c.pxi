@@ -475,10 +475,45 @@ cdef class Parser:
                 self.sink.print_ascii(data + pos, i - pos)
                 self.last = data[i - 1]
             return i
-        grow(<void **>&self.cps, &self.cps_cap, n - pos, sizeof(uint32_t), 4096)
-        cps = self.cps
-        acp_widen(cps, data + pos, i - pos)
-        k = i - pos
+        if data[i] == ESC:  # (an SGR: sgr_end found one above)
+            # Colored ASCII (words between SGRs, most colored output): kept as bytes, copied word by word
+            # into the run's byte buffer, never widened to cells and narrowed back (SGR-heavy output 12%
+            # fewer instructions). The first byte that is not printable ASCII or an SGR either ends the
+            # run (the caller's) or goes on in the general loop below, the bytes so far widened.
+            if n - pos > self.ascii_cap:
+                grow(<void **>&self.ascii, &self.ascii_cap, n - pos, 1, 4096)
+            memcpy(self.ascii, data + pos, i - pos)
+            k = i - pos
+            while i < n and data[i] == ESC:
+                end = sgr_end(data, i, n)
+                if not end:
+                    break
+                sgr += 1
+                i = end
+                m = acp_ascii_run(data + i, n - i)
+                if m <= 16 and i + 16 <= n:  # (a word: one 16-byte copy; the buffer has room, as in ascii_block)
+                    memcpy(self.ascii + k, data + i, 16)
+                else:
+                    memcpy(self.ascii + k, data + i, m)
+                k += m
+                i += m
+                ended_on_sgr = m == 0
+            if i == n or (data[i] < 0x80 and not IGNORED_CONTROL[data[i]] and data[i] != DEL):
+                self.stats[S_SEQUENCES] += sgr
+                if k:
+                    self.sink.print_ascii(self.ascii, k)
+                    self.last = self.ascii[k - 1]
+                if ended_on_sgr:  # a REP after an SGR has nothing to repeat
+                    self.last = self.rep_char = 0
+                return i
+            grow(<void **>&self.cps, &self.cps_cap, n - pos, sizeof(uint32_t), 4096)
+            cps = self.cps
+            acp_widen(cps, self.ascii, k)
+        else:
+            grow(<void **>&self.cps, &self.cps_cap, n - pos, sizeof(uint32_t), 4096)
+            cps = self.cps
+            acp_widen(cps, data + pos, i - pos)
+            k = i - pos
         while i < n:
             b = data[i]
             if ONE_CELL[b]:
