@@ -64,6 +64,21 @@ def test_runs_of_every_length_stop_where_the_twins_stop(both):
                 assert run(compiled, chunks, options) == run(fallback, chunks, options), (stopper, size, options)
 
 
+def test_colored_words_of_every_length_stop_where_the_twins_stop(both):
+    """Colored ASCII (words between SGRs) stays bytes in the core's text run, copied a word at a time (16
+    bytes at once when the word fits); a byte that is not ASCII, an ignored control or DEL after them sends
+    the words so far on as cells. Words of 0-20 letters, each stopper after them, and a REP after the run (an
+    SGR at its end leaves it nothing to repeat), in chunks that cut the words and the SGRs anywhere."""
+    compiled, fallback = both
+    for stopper in [b"", *STOPPERS, b"\x01", b"\x7f", b"\x1b[K"]:  # (none: REP right after the run)
+        data = b"".join(b"x\x1b[3%dm" % (n % 8) + b"abcdefghijklmnopqrstu"[:n] + b"\x1b[0m" * (n % 2) + stopper
+                        + b"\x1b[2b\n" for n in range(21))
+        for size in (len(data), 1, 7, 16, 17):
+            chunks = [data[i : i + size] for i in range(0, len(data), size)]
+            for options in ({}, {"mode": "strip"}, {"columns": 12, "rows": 3}):
+                assert run(compiled, chunks, options) == run(fallback, chunks, options), (stopper, size, options)
+
+
 def test_latin1_text_of_every_length_comes_out_whole(impl):
     # a str of kind 1 with characters 0x80-0xFF: the narrowing copy must keep them as they are
     text = "".join("é" * n + "ÿ" + "a" * n + "\n" for n in range(40))
