@@ -222,7 +222,8 @@ class LineWindow:
             self.write(text)
             return
         pieces = text.split("\n")
-        if self.row == len(self.lines) - 1 and self.col == len(self.lines[-1]) and self.append_lines(pieces, 0, len(text)):
+        at_end = self.row == len(self.lines) - 1 and self.col == len(self.lines[-1])
+        if at_end and self.append_lines(pieces, 0, len(text)):  # (the end of the last line, as plain text)
             return
         # Inside a line (after a CR, as pytest rewrites its "collecting ..." line) or above the last one: piece
         # by piece, until an LF opens a new last line; the rest is appended from there in one step, where a
