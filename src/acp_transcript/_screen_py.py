@@ -536,15 +536,15 @@ class ScreenSink:
             stop = cx + take * width
             row = self.screen.rows[self.cy]
             run = cells * take
-            same = cx < len(row) and row[cx] == char and row[cx:stop] == run
-            if same and (stop >= len(row) or row[stop] != PAD):
-                # The same cells again (REP over its own run, a screen redrawn): clean, each holding the
-                # character, and nothing to write. Comparing the cells (mostly the same str objects, so
-                # pointers) costs a third of the clean test's scan (REP then CR at 1000 columns: 10.5 ->
-                # 6.7 us a sequence).
+            # The same cells again (REP over its own run, a screen redrawn), with no stray padding after them
+            # (_clean_span's test): clean, each holding the character, and nothing to write. Comparing the
+            # cells (mostly the same str objects, so pointers) costs a third of the clean test's scan (REP
+            # then CR at 1000 columns: 10.5 -> 6.7 us a sequence).
+            same = (cx < len(row) and row[cx] == char and row[cx:stop] == run
+                    and (stop >= len(row) or row[stop] != PAD))
+            if same:
                 held = take
             else:
-                same = False
                 held = _clean_span(row, cx, stop)
                 if held < 0:
                     break
