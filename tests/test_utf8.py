@@ -139,3 +139,39 @@ def test_three_byte_words_and_what_lies_between_them_in_any_cut(both, gap):
             result = _decoded(compiled, chunks, **options)
             assert result == _decoded(fallback, chunks, **options), (data, cut, options)
     assert _decoded(compiled, [data])[0] == data.replace(b"\x1b[1m", b"").decode("utf-8", "replace")
+
+
+# Where a block of four is not all E1-EC/EE-EF leads, acp_three_byte_prefix counts the whole characters that
+# start it (0 to 4): E0 and ED leads are taken when their second byte is in range (A0-BF, 80-9F), and a run's
+# last one to three characters are decoded with the block's step. Each lane of a block, each lead's edges
+# (in range and out of it), and runs of every length up to nine characters before every kind of stopper.
+HANGUL_ED = "한".encode()  # U+D55C: ED 95 9C, a lead the four-at-a-time test does not take
+LEAD_EDGES = [b"\xe0\xa0\x80", b"\xe0\xbf\xbf", b"\xe0\x9f\xbf", b"\xe0\x80\x80",
+              b"\xed\x80\x80", b"\xed\x9f\xbf", b"\xed\xa0\x80", b"\xed\xbf\xbf"]
+STOPPERS = [b" ok", b"\x1b[1mok", b"\n", b"\x80", b"\xe4\xb8", b"\xc3\xa9", b"\xf0\x9f\x98\x80", b"\x07"]
+
+
+def test_three_byte_blocks_with_e0_and_ed_leads_in_every_lane(both):
+    compiled, fallback = both
+    for lane in range(6):
+        for edge in LEAD_EDGES:
+            for before in (HANGUL_ED, "中".encode()):
+                data = before * lane + edge + HANGUL_ED * 6 + b" ok" + b"." * 16
+                expected = data.decode("utf-8", "replace")
+                for options in ({}, {"mode": "strip"}):
+                    result = _decoded(compiled, [data], **options)
+                    assert result[0] == expected, (data, options)
+                    assert result == _decoded(fallback, [data], **options), (data, options)
+
+
+def test_short_three_byte_runs_before_every_stopper_in_any_cut(both):
+    compiled, fallback = both
+    for length in range(1, 10):
+        for char in (HANGUL_ED, "中".encode(), "\u0800".encode()):
+            for stopper in STOPPERS:
+                data = b"x" + char * length + stopper + "中".encode() * 6 + b"." * 16
+                expected = data.replace(b"\x1b[1m", b"").replace(b"\x07", b"").decode("utf-8", "replace")
+                assert _decoded(compiled, [data], mode="strip")[0] == expected, data
+                for cut in range(len(data) + 1):
+                    chunks = [data[:cut], data[cut:]]
+                    assert _decoded(compiled, chunks) == _decoded(fallback, chunks), (data, cut)
