@@ -141,10 +141,10 @@ def test_three_byte_words_and_what_lies_between_them_in_any_cut(both, gap):
     assert _decoded(compiled, [data])[0] == data.replace(b"\x1b[1m", b"").decode("utf-8", "replace")
 
 
-# Where a block of four is not all E1-EC/EE-EF leads, acp_three_byte_prefix counts the whole characters that
-# start it (0 to 4): E0 and ED leads are taken when their second byte is in range (A0-BF, 80-9F), and a run's
-# last one to three characters are decoded with the block's step. Each lane of a block, each lead's edges
-# (in range and out of it), and runs of every length up to nine characters before every kind of stopper.
+# A block of four characters decoded at once may have E0 and ED leads (Devanagari, Thai, Hangul from U+D000)
+# when their second byte is in range (A0-BF, 80-9F): acp_three_byte_block tests each lead against the byte
+# after it. Each lane of a block, each lead's edges (in range and out of it), and runs of every length up to
+# nine characters (blocks, then a character at a time) before every kind of stopper.
 HANGUL_ED = "한".encode()  # U+D55C: ED 95 9C, a lead the four-at-a-time test does not take
 LEAD_EDGES = [b"\xe0\xa0\x80", b"\xe0\xbf\xbf", b"\xe0\x9f\xbf", b"\xe0\x80\x80",
               b"\xed\x80\x80", b"\xed\x9f\xbf", b"\xed\xa0\x80", b"\xed\xbf\xbf"]

@@ -186,52 +186,48 @@ cdef extern from *:
         return i;
     }
     /* Whether the 16 bytes v start with four valid three-byte UTF-8 characters (12 bytes) whose leads are
-       E1-EC or EE-EF (those that put no limit on the second byte; testing E0 and ED here too cost progress
-       bars 0.4 instructions a byte): every byte matches its pattern under its mask (the last four: 0 under
-       0) and no lead's low four bits are 0 or D. SSE2 only. */
+       E1-EC or EE-EF (those that put no limit on the second byte): every byte matches its pattern under its
+       mask (the last four: 0 under 0) and no lead's low four bits are 0 or D. For counting a progress bar's
+       blocks (acp_three_byte_run), where testing E0 and ED too (as acp_three_byte_block does) cost 0.25
+       instructions a byte. SSE2 only. */
     #if !defined(ACP_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
     #define ACP_HAVE_THREE_BYTE_BLOCK 1
-    static inline int acp_three_byte_block(__m128i v) {
-        #define ACP_X3(a, b, c) (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c), \
-                                (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c)
+    #define ACP_X3(a, b, c) (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c), \
+                            (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c)
+    static inline int acp_three_byte_block_common(__m128i v) {
         const __m128i mask = _mm_setr_epi8(ACP_X3(0xF0, 0xC0, 0xC0), 0, 0, 0, 0);
         const __m128i want = _mm_setr_epi8(ACP_X3(0xE0, 0x80, 0x80), 0, 0, 0, 0);
         const __m128i low = _mm_setr_epi8(ACP_X3(0x0F, 0, 0), 0, 0, 0, 0);
         const __m128i zero_at_leads = _mm_setr_epi8(ACP_X3(0, 1, 1), 1, 1, 1, 1);
-        #undef ACP_X3
         __m128i bits = _mm_and_si128(v, low);
         __m128i bad = _mm_or_si128(_mm_cmpeq_epi8(bits, zero_at_leads), _mm_cmpeq_epi8(bits, _mm_set1_epi8(0x0D)));
         return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, mask), want)) == 0xFFFF && !_mm_movemask_epi8(bad);
     }
-    /* How many valid three-byte UTF-8 characters start the 16 bytes v, at most four (its first 12 bytes):
-       the bytes they take, 0, 3, 6, 9 or 12. Where acp_three_byte_block said no: a lead E0 or ED (Hangul,
-       U+D000-U+D7FF), or a run's last one to three characters before what ends it. A byte is right when it
-       matches its pattern under its mask, and a lead is wrong when it is E0 with a second byte below A0 (an
-       overlong) or ED with one of A0 or above (a surrogate): bit 5 of the second byte, moved under its lead.
-       Character t is whole when bits 3t to 3t+2 are all right; the first that is not, found with one bit
-       scan, is the count. */
-    static inline Py_ssize_t acp_three_byte_prefix(__m128i v) {
-        #define ACP_X3(a, b, c) (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c), \
-                                (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c)
+    /* Whether the 16 bytes v start with four valid three-byte UTF-8 characters, any lead: as above, but a
+       lead is wrong only when it is E0 with a second byte below A0 (an overlong) or ED with one of A0 or
+       above (a surrogate), bit 5 of the second byte moved under its lead. For decoding
+       (acp_decode_three_byte_run): where E0 and ED leads were refused, Devanagari, Thai and the Hangul
+       syllables from U+D000 went a character at a time (round 22: other scripts 26.5 -> 24.5 instructions
+       a byte, 807-809 -> 883-910 MB/s; CJK 16.2 -> 15.5, 1,407-1,414 -> 1,459-1,484). Counting how many
+       whole characters a refused block starts with (a bit scan) and decoding those too took fewer
+       instructions still, but ran 5-11% slower than before: each load then waits for the count, where a
+       constant step of 12 runs ahead of the test. SSE2 only. */
+    static inline int acp_three_byte_block(__m128i v) {
         const __m128i mask = _mm_setr_epi8(ACP_X3(0xF0, 0xC0, 0xC0), 0, 0, 0, 0);
         const __m128i want = _mm_setr_epi8(ACP_X3(0xE0, 0x80, 0x80), 0, 0, 0, 0);
         const __m128i leads = _mm_setr_epi8(ACP_X3(0xFF, 0, 0), 0, 0, 0, 0);
-        #undef ACP_X3
         const __m128i bit5 = _mm_set1_epi8(0x20);
         __m128i lead = _mm_and_si128(v, leads);  /* 0 but at the leads: never E0 or ED elsewhere */
         __m128i high = _mm_cmpeq_epi8(_mm_and_si128(_mm_srli_si128(v, 1), bit5), bit5);
         __m128i wrong = _mm_or_si128(_mm_andnot_si128(high, _mm_cmpeq_epi8(lead, _mm_set1_epi8((char)0xE0))),
                                      _mm_and_si128(high, _mm_cmpeq_epi8(lead, _mm_set1_epi8((char)0xED))));
-        unsigned right = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, mask), want))
-                         & ~(unsigned)_mm_movemask_epi8(wrong);
-        unsigned whole = right & right >> 1 & right >> 2;
-        return acp_first_bit((~whole & 0x249u) | 0x1000u);
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, mask), want)) == 0xFFFF && !_mm_movemask_epi8(wrong);
     }
-    /* The four characters at the start of v as code points, into cps (past a shorter prefix, garbage for
-       the caller to overwrite). SSE2 has no byte shuffle, so the characters are paired in the two 64-bit
-       halves (bytes 0-7 and 6-13: a character at byte 0 and byte 3 of each), and each half does what
-       acp_utf8_3_cp does for both of its characters at once: the first lands in bits 0-15, the second in
-       bits 24-39, moved to 32-47. (A character at a time, after the test,
+    #undef ACP_X3
+    /* The four characters of such a block as code points, into cps. SSE2 has no byte shuffle, so the
+       characters are paired in the two 64-bit halves (bytes 0-7 and 6-13: a character at byte 0 and byte 3
+       of each), and each half does what acp_utf8_3_cp does for both of its characters at once: the first
+       lands in bits 0-15, the second in bits 24-39, moved to 32-47. (A character at a time, after the test,
        cost 10 instructions.) */
     static inline void acp_three_byte_decode4(uint32_t *cps, __m128i v) {
         __m128i x = _mm_unpacklo_epi64(v, _mm_srli_si128(v, 6));
@@ -254,11 +250,11 @@ cdef extern from *:
     }
     /* The valid three-byte UTF-8 characters at p, at most n bytes, counted (Parser.fold_frames: a progress
        bar's blocks, byte by byte, were 5 instructions a byte): the bytes they take; *chars counts them.
-       Four characters a step where 16 bytes remain (acp_three_byte_block), then a word each. */
+       Four characters a step where 16 bytes remain (acp_three_byte_block_common), then a word each. */
     static inline Py_ssize_t acp_three_byte_run(const uint8_t *p, Py_ssize_t n, Py_ssize_t *chars) {
         Py_ssize_t i = 0, c = 0;
     #if defined(ACP_HAVE_THREE_BYTE_BLOCK)
-        while (i + 16 <= n && acp_three_byte_block(_mm_loadu_si128((const __m128i *)(p + i)))) {
+        while (i + 16 <= n && acp_three_byte_block_common(_mm_loadu_si128((const __m128i *)(p + i)))) {
             i += 12;
             c += 4;
         }
@@ -279,11 +275,8 @@ cdef extern from *:
        too when another such character follows them: the bytes it takes; *k counts the cells. A validated
        block of four is decoded without another test; a character at a time, a branch on its lead and a
        table lookup for its second byte cost CJK text 27 instructions a character, and a return to the
-       caller's loop at each space cost Hangul and Devanagari words more than the decode. A block that the
-       quick test refuses but that starts with a lead is counted exactly (acp_three_byte_prefix) and
-       decoded as far as it goes: before it, Hangul with an ED lead and every run's last one to three
-       characters went a character at a time (round 22: CJK 16.24 -> 15.8 instructions a byte, other
-       scripts 26.5 -> 24.8). Not inlined: see acp_decode_two_byte_run. */
+       caller's loop at each space cost Hangul and Devanagari words more than the decode. Not inlined: see
+       acp_decode_two_byte_run. */
     #if defined(_MSC_VER)
     __declspec(noinline)
     #else
@@ -295,36 +288,22 @@ cdef extern from *:
         uint32_t *restrict q = cps + *k;
         for (;;) {
     #if defined(ACP_HAVE_THREE_BYTE_BLOCK)
-            /* (cps has a cell per byte from the text run's start: four cells fit where 16 bytes remain) */
-            Py_ssize_t m = 12;
             while (i + 16 <= n) {
                 __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-                if (acp_three_byte_block(v)) {
-                    m = 12;
-                } else {
-                    if ((p[i] & 0xF0u) != 0xE0u) {  /* (the run's end: no lead here) */
-                        m = 0;
-                        break;
-                    }
-                    m = acp_three_byte_prefix(v);
-                }
-                acp_three_byte_decode4(q, v);
-                q += (m * 11) >> 5;  /* (m / 3, for m = 0, 3, 6, 9 or 12) */
-                i += m;
-                if (m < 12)
+                if (!acp_three_byte_block(v))
                     break;
+                acp_three_byte_decode4(q, v);
+                q += 4;
+                i += 12;
             }
-            if (m == 12)  /* (the blocks stopped short of 16 bytes, not at a defect: a character at a time) */
     #endif
-            {
-                while (i + 4 <= n && acp_utf8_3(w = acp_word(p + i))) {
-                    *q++ = acp_utf8_3_cp(w);
-                    i += 3;
-                }
-                if (i + 3 == n && acp_utf8_3(w = acp_word3(p + i))) {
-                    *q++ = acp_utf8_3_cp(w);
-                    i += 3;
-                }
+            while (i + 4 <= n && acp_utf8_3(w = acp_word(p + i))) {
+                *q++ = acp_utf8_3_cp(w);
+                i += 3;
+            }
+            if (i + 3 == n && acp_utf8_3(w = acp_word3(p + i))) {
+                *q++ = acp_utf8_3_cp(w);
+                i += 3;
             }
             for (j = i; j < n && j - i < 8 && (uint8_t)(p[j] - 0x20u) < 0x5Fu; j++)
                 ;
