@@ -145,7 +145,7 @@ def test_three_byte_words_and_what_lies_between_them_in_any_cut(both, gap):
 # when their second byte is in range (A0-BF, 80-9F): acp_three_byte_block tests each lead against the byte
 # after it. Each lane of a block, each lead's edges (in range and out of it), and runs of every length up to
 # nine characters (blocks, then a character at a time) before every kind of stopper.
-HANGUL_ED = "한".encode()  # U+D55C: ED 95 9C, a lead the four-at-a-time test does not take
+HANGUL_ED = "한".encode()  # U+D55C: ED 95 9C (the frame counter's quicker block test refuses its lead)
 LEAD_EDGES = [b"\xe0\xa0\x80", b"\xe0\xbf\xbf", b"\xe0\x9f\xbf", b"\xe0\x80\x80",
               b"\xed\x80\x80", b"\xed\x9f\xbf", b"\xed\xa0\x80", b"\xed\xbf\xbf"]
 STOPPERS = [b" ok", b"\x1b[1mok", b"\n", b"\x80", b"\xe4\xb8", b"\xc3\xa9", b"\xf0\x9f\x98\x80", b"\x07"]

@@ -413,8 +413,9 @@ cdef extern from *:
     /* Copy 16 cells and say whether all are ordinary, OR-ing them into *seen if so: acp_ordinary_common
        first, then, for a block where some cell is not, the scripts' ranges (Greek, Cyrillic, Indic or Thai
        text), and the exact test last. GCC vectorises none of them: x < K unsigned is written
-       x ^ 2^31 < K ^ 2^31 signed. (Out of line, the second and third cost CJK text 0.3 instructions a byte
-       less and other scripts 4% of their speed: a call a block.) */
+       x ^ 2^31 < K ^ 2^31 signed. (Out of line, the second and third tests saved CJK text 0.4 instructions a
+       byte, the registers its blocks lose to them here, but cost other scripts 10% of their speed: a call a
+       block; round 22.) */
     #define ACP_BELOW(x, k) _mm_cmplt_epi32(_mm_xor_si128((x), _mm_set1_epi32((int)0x80000000u)), \
                                             _mm_set1_epi32((int)((uint32_t)(k) ^ 0x80000000u)))
     #define ACP_MINUS(c, k) _mm_sub_epi32((c), _mm_set1_epi32(k))
@@ -433,7 +434,7 @@ cdef extern from *:
             /* The scripts below U+2000 (Greek, Cyrillic, Hebrew, Arabic, Indic, Thai): every character from
                U+0020 to U+200A is ordinary but three, and with the second range above that takes one range
                and three compares a vector, where the exact test takes eleven (round 22: other scripts 24.45
-               -> 23.23 instructions a byte, 905-909 -> 964-970 MB/s; CJK text never comes here). */
+               -> 23.23 instructions a byte, 905-910 -> 970-985 MB/s; CJK text never comes here). */
             ok = _mm_set1_epi32(-1);
             for (int j = 0; j < 4; j++) {
                 __m128i c = cells[j];
