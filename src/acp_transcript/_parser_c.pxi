@@ -185,23 +185,27 @@ cdef extern from *:
     #endif
         return i;
     }
-    /* Whether the 16 bytes v start with four valid three-byte UTF-8 characters (12 bytes) whose leads are
-       E1-EC or EE-EF (those that put no limit on the second byte): every byte matches its pattern under its
-       mask (the last four: 0 under 0) and no lead's low four bits are 0 or D. For counting a progress bar's
-       blocks (acp_three_byte_run), where testing E0 and ED too (as acp_three_byte_block does) cost 0.25
-       instructions a byte. SSE2 only. */
     #if !defined(ACP_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
     #define ACP_HAVE_THREE_BYTE_BLOCK 1
     #define ACP_X3(a, b, c) (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c), \
                             (char)(a), (char)(b), (char)(c), (char)(a), (char)(b), (char)(c)
-    static inline int acp_three_byte_block_common(__m128i v) {
+    /* The two tests on 16 bytes below share the shape: whether their first 12 are four triples 1110xxxx
+       10xxxxxx 10xxxxxx (the last four bytes: 0 under a 0 mask). SSE2 only. */
+    static inline int acp_three_byte_shape(__m128i v) {
         const __m128i mask = _mm_setr_epi8(ACP_X3(0xF0, 0xC0, 0xC0), 0, 0, 0, 0);
         const __m128i want = _mm_setr_epi8(ACP_X3(0xE0, 0x80, 0x80), 0, 0, 0, 0);
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, mask), want)) == 0xFFFF;
+    }
+    /* Whether the 16 bytes v start with four valid three-byte UTF-8 characters (12 bytes) whose leads are
+       E1-EC or EE-EF (those that put no limit on the second byte): the shape, and no lead's low four bits
+       are 0 or D. For counting a progress bar's blocks (acp_three_byte_run), where testing E0 and ED too (as
+       acp_three_byte_block does) cost 0.25 instructions a byte. */
+    static inline int acp_three_byte_block_common(__m128i v) {
         const __m128i low = _mm_setr_epi8(ACP_X3(0x0F, 0, 0), 0, 0, 0, 0);
         const __m128i zero_at_leads = _mm_setr_epi8(ACP_X3(0, 1, 1), 1, 1, 1, 1);
         __m128i bits = _mm_and_si128(v, low);
         __m128i bad = _mm_or_si128(_mm_cmpeq_epi8(bits, zero_at_leads), _mm_cmpeq_epi8(bits, _mm_set1_epi8(0x0D)));
-        return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, mask), want)) == 0xFFFF && !_mm_movemask_epi8(bad);
+        return acp_three_byte_shape(v) && !_mm_movemask_epi8(bad);
     }
     /* Whether the 16 bytes v start with four valid three-byte UTF-8 characters, any lead: as above, but a
        lead is wrong only when it is E0 with a second byte below A0 (an overlong) or ED with one of A0 or
@@ -213,15 +217,13 @@ cdef extern from *:
        instructions still, but ran 5-11% slower than before: each load then waits for the count, where a
        constant step of 12 runs ahead of the test. SSE2 only. */
     static inline int acp_three_byte_block(__m128i v) {
-        const __m128i mask = _mm_setr_epi8(ACP_X3(0xF0, 0xC0, 0xC0), 0, 0, 0, 0);
-        const __m128i want = _mm_setr_epi8(ACP_X3(0xE0, 0x80, 0x80), 0, 0, 0, 0);
         const __m128i leads = _mm_setr_epi8(ACP_X3(0xFF, 0, 0), 0, 0, 0, 0);
         const __m128i bit5 = _mm_set1_epi8(0x20);
         __m128i lead = _mm_and_si128(v, leads);  /* 0 but at the leads: never E0 or ED elsewhere */
         __m128i high = _mm_cmpeq_epi8(_mm_and_si128(_mm_srli_si128(v, 1), bit5), bit5);
         __m128i wrong = _mm_or_si128(_mm_andnot_si128(high, _mm_cmpeq_epi8(lead, _mm_set1_epi8((char)0xE0))),
                                      _mm_and_si128(high, _mm_cmpeq_epi8(lead, _mm_set1_epi8((char)0xED))));
-        return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, mask), want)) == 0xFFFF && !_mm_movemask_epi8(wrong);
+        return acp_three_byte_shape(v) && !_mm_movemask_epi8(wrong);
     }
     #undef ACP_X3
     /* The four characters of such a block as code points, into cps. SSE2 has no byte shuffle, so the
