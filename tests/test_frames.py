@@ -101,3 +101,31 @@ def test_a_reused_buffer_is_scanned_afresh(both):
         out += decoder.decode(buffer) + decoder.decode(b"", final=True)
         results.append((out, decoder.stats))
     assert results[0] == results[1]
+
+
+# One-, two- and three-byte characters and a space: 8 bytes, 5 cells.
+MIXED = b"ab" + "\u00e9".encode() + BLOCK + b" "
+
+
+def test_a_piece_after_mixed_text_at_every_offset_of_a_block(both):
+    # A frame's scan ends at its first piece that is not whole, valid text, wherever that piece falls in the
+    # core's 16-byte blocks: a piece at every offset from a block's start, after text of one-, two- and
+    # three-byte characters, in the frame that is skipped and in the one that covers it.
+    plain = b"\r" + MIXED * 8
+    # (and the edges of each byte class: leads cut short, C0 where a continuation byte is due, a stray one)
+    edges = [b"\xc3", b"\xdf", b"\xe0\xa0", b"\xe1\x80", b"\xed\x80", b"\xef\xbf", b"\xf0\x9f\x98", b"\xc3\xc0",
+             b"\xe2\x96\xc0", b"\x80", b"\x1f", b"~"]
+    for piece in PIECES + edges:
+        for shift in range(16):
+            odd = b"\r" + b"x" * shift + MIXED * 3 + piece + MIXED * 2
+            for frames in (odd + plain, plain + odd + plain):
+                agree(both, frames + b"\n", {}, sizes=(None, 29))
+
+
+def test_long_frames(both):
+    # Frames of several KB of mixed text (a frame is scanned in one piece, whatever its length), some
+    # ending inside a character (the frame then ends before it), in chunks that cut them.
+    for length in (4079, 4080, 4081, 4087, 8161, 8170):
+        text = (MIXED * (length // len(MIXED) + 1))[:length]
+        for frames in (b"\r" + text + b"\r" + text + b"!", b"\r" + text + b"\r" + text[:-1]):
+            agree(both, frames + b"\n", {}, sizes=(None, 4093))
