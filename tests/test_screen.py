@@ -185,6 +185,24 @@ def test_the_scroll_region_keeps_lines_and_counts_lost_ones(impl):
     assert decoder.stats["cells_overwritten"] == 1
 
 
+@pytest.mark.parametrize("chunk", [None, 1])
+def test_an_explicit_zero_bottom_margin_is_row_one_not_the_default(impl, chunk):
+    # tmux's input_get (input.c): a parameter given as 0 takes the minimum, an empty one the default. For
+    # DECSTBM's bottom margin those differ (1 against the screen's height): ``CSI t;0 r`` names rows t..1, a
+    # region tmux ignores (the cursor stays), where ``CSI t;r`` and ``CSI t r`` are rows t..height (the
+    # cursor goes home). Found by a long run of the random streams against tmux 3.3a.
+    cases = {
+        b"a\x1b[0;0ra": "aa", b"a\x1b[2;0ra": "aa", b"a\x1b[0;00ra": "aa", b"a\x1b[;0ra": "aa",
+        b"a\x1b[0;ra": "a", b"a\x1b[;ra": "a", b"a\x1b[0ra": "a", b"a\x1b[ra": "a", b"a\x1b[1;2ra": "a",
+        b"a\x1b[0;0;5ra": "aa", b"a\x1b[?0;0ra": "aa",  # (a third parameter changes nothing; ``?`` is not DECSTBM)
+    }
+    for data, expected in cases.items():
+        decoder = impl.TranscriptDecoder(columns=2, rows=2)
+        size = chunk or len(data)
+        out = "".join(decoder.decode(data[i : i + size]) for i in range(0, len(data), size))
+        assert out + decoder.decode(b"", final=True) == expected, data
+
+
 def test_stream_ending_on_the_alternate_screen_keeps_both(impl):
     data = b"$ vim\n\x1b[?1049h\x1b[2;1Hfile text"
     assert impl.sanitize(data, columns=20, rows=4) == "$ vim\n\nfile text"

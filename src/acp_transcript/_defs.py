@@ -123,6 +123,7 @@ SGR = 0x6D  # m: no effect on text, the common case
 REP = 0x62  # b
 DECSET = 0x68  # h (with the private marker ?)
 DECRST = 0x6C  # l
+DECSTBM = 0x72  # r (sized rendering)
 PRIVATE_DEC = 0x3F  # ?
 ALT_SCREEN_MODES = (1049, 1047, 47)
 SAVE_CURSOR_MODE = 1049  # the alternate screen mode that also saves and restores the cursor

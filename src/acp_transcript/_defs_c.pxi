@@ -44,6 +44,7 @@ cdef enum:
     REP = 0x62
     DECSET = 0x68
     DECRST = 0x6C
+    DECSTBM = 0x72
     PRIVATE_DEC = 0x3F
     MODE_ALT_1049 = 1049
     MODE_ALT_1047 = 1047
@@ -120,7 +121,7 @@ def constants():
         "BEL": BEL, "BS": BS, "HT": HT, "LF": LF, "VT": VT, "FF": FF, "CR": CR, "CAN": CAN, "SUB": SUB,
         "ESC": ESC, "DEL": DEL,
         "RIS": RIS, "DECSC": DECSC, "DECRC": DECRC, "IND": IND, "NEL": NEL, "RI": RI, "SGR": SGR, "REP": REP,
-        "DECSET": DECSET, "DECRST": DECRST, "PRIVATE_DEC": PRIVATE_DEC,
+        "DECSET": DECSET, "DECRST": DECRST, "DECSTBM": DECSTBM, "PRIVATE_DEC": PRIVATE_DEC,
         "BLANK": BLANK, "TAB": TAB, "FILL": FILL, "PAD": PAD, "MAX_CELL_BYTES": MAX_CELL_BYTES,
         "MAX_SIZE": MAX_SIZE, "DECOM": DECOM, "DECAWM": DECAWM, "SAVE_CURSOR_MODE": MODE_ALT_1049,
         "STAT_KEYS": tuple(STAT_KEYS[i] for i in (

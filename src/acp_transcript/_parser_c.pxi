@@ -363,6 +363,7 @@ cdef class Parser:
     cdef int nparams
     cdef int64_t param
     cdef int intermediates, private
+    cdef bint second_given  # the second parameter had a digit (csi_dispatch: DECSTBM)
     cdef Py_ssize_t string_bytes
     cdef uint32_t last  # the character REP repeats: set by printing, cleared by any other item
     cdef uint32_t rep_char  # last as it was when the current escape sequence began
@@ -699,6 +700,12 @@ cdef class Parser:
         if param >= 0:
             self.param = param
             self.push_param()
+        if final == DECSTBM:  # (whether its second parameter had a digit: the byte after the first separator)
+            self.second_given = False
+            for j in range(params_start, params_end - 1):
+                if data[j] > 0x39:
+                    self.second_given = data[j + 1] <= 0x39
+                    break
         self.csi_dispatch(final)
         return i + 1
 
@@ -724,6 +731,7 @@ cdef class Parser:
                 self.state = CSI_ENTRY
                 self.nparams = 0
                 self.param = -1
+                self.second_given = False
                 self.private = 0
                 self.intermediates = 0
             elif byte == 0x5D:  # ]
@@ -753,6 +761,8 @@ cdef class Parser:
         elif state == CSI_INTERMEDIATE:  # a parameter byte after an intermediate: malformed
             self.state = CSI_IGNORE
         elif byte <= 0x39:  # digit
+            if self.nparams == 1:
+                self.second_given = True
             value = (self.param if self.param > 0 else 0) * 10 + byte - 0x30
             self.param = value if value < MAX_PARAM else MAX_PARAM
             self.state = CSI_PARAM
@@ -926,6 +936,11 @@ cdef class Parser:
             return 0
         if final == SGR:
             return 0
+        if final == DECSTBM and self.nparams > 1 and self.params[1] == 0 and self.second_given:
+            # tmux's input_get (input.c): a parameter given as 0 takes its minimum, an empty one its default;
+            # for DECSTBM's bottom margin those differ (row 1 against the last row), and a sink is only ever
+            # handed 0 for both (SPEC 2.8: where terminals differ, tmux)
+            self.params[1] = 1
         if final == REP:  # SPEC 2.3 rev 2: only right after a printed character (or a REP)
             self.last = self.rep_char
             if self.last:

@@ -31,6 +31,7 @@ from ._defs import (
     CSI_PARAM,
     DECRST,
     DECSET,
+    DECSTBM,
     DEL,
     ESC,
     ESCAPE,
@@ -184,6 +185,7 @@ class Parser:
         self.carry = b""  # an incomplete UTF-8 sequence at the end of the last chunk (at most 3 bytes)
         self.params: list[int] = []
         self.param = -1  # the parameter being read; -1: none started
+        self.second_given = False  # the second parameter had a digit (csi_dispatch: DECSTBM)
         self.intermediates = 0
         self.private = 0
         self.string_bytes = 0
@@ -305,6 +307,7 @@ class Parser:
                 self.state = CSI_ENTRY
                 self.params = []
                 self.param = -1
+                self.second_given = False
                 self.private = 0
                 self.intermediates = 0
             elif byte == 0x5D:  # ]
@@ -334,6 +337,8 @@ class Parser:
         elif state == CSI_INTERMEDIATE:  # a parameter byte after an intermediate: malformed
             self.state = CSI_IGNORE
         elif byte <= 0x39:  # digit
+            if len(self.params) == 1:
+                self.second_given = True
             value = max(self.param, 0) * 10 + byte - 0x30
             self.param = value if value < MAX_PARAM else MAX_PARAM
             self.state = CSI_PARAM
@@ -529,6 +534,13 @@ class Parser:
         if final == SGR or final not in self.sink.csi_finals:
             return
         params = self.params if raw_params is None else parse_params(raw_params)
+        if final == DECSTBM and len(params) > 1 and not params[1]:
+            # tmux's input_get (input.c): a parameter given as 0 takes its minimum, an empty one its default;
+            # for DECSTBM's bottom margin those differ (row 1 against the last row), and a sink is only ever
+            # handed 0 for both (SPEC 2.8: where terminals differ, tmux)
+            if (self.second_given if raw_params is None
+                    else _PARAM_SEPARATOR.split(raw_params, 2)[1] != b""):
+                params = (params[0], 1, *params[2:])
         if final == REP:  # SPEC 2.3 rev 2: only right after a printed character (or a REP)
             self.last = self.rep_char
             if self.last:
