@@ -203,6 +203,22 @@ def test_an_explicit_zero_bottom_margin_is_row_one_not_the_default(impl, chunk):
         assert out + decoder.decode(b"", final=True) == expected, data
 
 
+@pytest.mark.parametrize(("data", "here", "tmux"), [
+    (b"ab\x1b[1:2Dc", "ac", "abc"),  # a ':' in a parameter the function reads
+    (b"ab\x1b[99999999999Dc", "cb", "abc"),  # a value above 2**31 - 1 (here it saturates at 65535)
+    (b"ab\x1b[" + b"0" * 70 + b"1Dc", "ac", "abc"),  # 64 parameter bytes or more
+    (b"ab\x1b[1" + b";" * 23 + b"Dc", "ac", "abc"),  # 24 parameters or more
+    (b"ab\r\x1b[4hX", "Xb", "Xab"),  # IRM: characters overwrite here, tmux inserts them
+])
+def test_where_it_knowingly_differs_from_tmux_in_parameters_and_insert_mode(impl, data, here, tmux):
+    # tmux 3.3a (input_split, input_get) ignores a CSI whose parameters it cannot read; here SPEC 2.2's rules
+    # read them (at most 32 values, each saturating at 65535, ':' separating sub-parameters). Insert mode is
+    # not implemented (SPEC 2.3/2.8 do not list it; programs insert with ICH). ``tmux`` is what tmux 3.3a
+    # showed for each on a 10x2 window (README: where it knowingly differs from tmux).
+    assert here != tmux
+    assert impl.sanitize(data, columns=10, rows=2) == here
+
+
 def test_stream_ending_on_the_alternate_screen_keeps_both(impl):
     data = b"$ vim\n\x1b[?1049h\x1b[2;1Hfile text"
     assert impl.sanitize(data, columns=20, rows=4) == "$ vim\n\nfile text"
