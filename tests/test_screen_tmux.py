@@ -39,7 +39,7 @@ def load(name: str) -> tuple[bytes, int, int, str]:
 def test_every_capture_is_stored():
     assert NAMES == sorted(
         ["apt_fancy_progress", "cjk_emoji", "docker_layers", "long_line", "ls_wide", "top_refresh",
-         "vim_killed", "watch_ticks"]
+         "vim_killed", "vim_scrolled", "watch_ticks"]
     )
     for name in NAMES:
         assert (CAPTURES / f"{name}.bin").stat().st_size > 0
@@ -53,8 +53,9 @@ def test_capture_renders_as_tmux(impl, name):
 
 
 # The captures whose layout the unsized model (SPEC 2.3) cannot know: top redraws rows by absolute address
-# (its third row is rewritten in place), vim writes its status line on the last row before the file.
-NEEDS_SIZE = {"top_refresh", "vim_killed"}
+# (its third row is rewritten in place), vim writes its status line on the last row before the file, and
+# scrolls its window with a scroll region and line deletes.
+NEEDS_SIZE = {"top_refresh", "vim_killed", "vim_scrolled"}
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -50,7 +50,9 @@ class TmuxReference:
         with open(path, "wb") as file:
             file.write(data)
         tmux = " ".join(self.base)
-        command = f"cat {path}; {tmux} wait-for -S {name}; exec sleep 3600"
+        # (stty -echo: tmux answers queries in the stream (DSR, DA) on the pane's input, which the tty would
+        # echo back onto the screen as text no terminal shows)
+        command = f"stty -echo; cat {path}; {tmux} wait-for -S {name}; exec sleep 3600"
         run = subprocess.run
         run([*self.base, "new-session", "-d", "-s", name, "-x", str(columns), "-y", str(rows), command], check=True)
         try:

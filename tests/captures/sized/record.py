@@ -81,6 +81,14 @@ CAPTURES = {
         "\\351\\225\\267\\343\\201\\204\\350\\241\\214 e\\314\\201t\\303\\251\\n'", 20, 6, None),
     "long_line": ("python3 -c \"print(' '.join(f'word{n}' for n in range(150)))\"", 80, 5, None),
     "vim_killed": ("exec vim -n -u NONE notes.txt", 60, 10, 1.0),
+    # vim scrolling its window with scroll regions and line deletes, opening lines at the end, and asking the
+    # terminal for its cursor position and attributes (DSR, DA: tmux's answers are not echoed, see
+    # tmux_reference), killed
+    "vim_scrolled": (
+        "exec vim -n -u NONE -N -c 'set scrolloff=0' -c 'exe \"normal 30G\" | redraw' "
+        "-c 'exe \"normal gg\" | redraw' -c 'exe \"normal \\<C-e>\\<C-e>\\<C-e>\" | redraw' "
+        "-c 'exe \"normal \\<C-y>\" | redraw' -c 'exe \"normal Gox\" | redraw' -c 'exe \"normal oy\" | redraw' "
+        "-c 'exe \"normal ggdd\" | redraw' notes.txt", 40, 10, 1.5),
 }
 
 
