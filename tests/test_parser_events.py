@@ -52,6 +52,13 @@ CASES = [
     ([b"\x1b[" + b"1;" * 40 + b"H"], [("csi", (1,) * 32, ord("H"))], {}),
     ([b"\x1b[99999999C\x1b[4:3m"], [("csi", (65535,), ord("C"))], {}),
     ([b"\x1b[1 q\x1b(B"], [], {"sequences_removed": 2}),
+    # DECSTBM's bottom margin given as 0 is its minimum, 1; an empty one stays 0, the default (tmux's
+    # input_get), in one pass and byte by byte
+    ([b"\x1b[5;0r\x1b[5;r\x1b[0;00;0r\x1b[;0r"],
+     [("csi", (5, 1), ord("r")), ("csi", (5, 0), ord("r")), ("csi", (0, 1, 0), ord("r")), ("csi", (0, 1), ord("r"))],
+     {}),
+    ([bytes([b]) for b in b"\x1b[5;0r\x1b[5;r\x1b[5:0r"],
+     [("csi", (5, 1), ord("r")), ("csi", (5, 0), ord("r")), ("csi", (5, 1), ord("r"))], {}),
     ([b"\x1b7\x1b8\x1bc"], [("esc", ord("7")), ("esc", ord("8")), ("esc", ord("c"))], {}),
     # UTF-8 (SPEC 2.1): carried across chunks; invalid bytes are U+FFFD per maximal subpart; C1 dropped
     ([b"\xe2\x82", b"\xac"], [("print", "\u20ac")], {}),
