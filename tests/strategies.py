@@ -57,7 +57,7 @@ SCREEN_TEXT = [
 SCREEN_CONTROLS = [b"\n", b"\r", b"\t", b"\x08", b"\r\n", b"\x1b7", b"\x1b8", b"\x1bD", b"\x1bE", b"\x1bM",
                    b"\x1b[s", b"\x1b[u", b"\x1b[?7l", b"\x1b[?7h", b"\x1b[?6h", b"\x1b[?6l", b"\x1b[0m",
                    b"\x1b[?1049h", b"\x1b[?1049l", b"\x1b[?47h", b"\x1b[?47l", b"\x1b[?1047h", b"\x1b[?1047l",
-                   b"\x1b[r", b"\x1b[6n", b"\x1b[>c"]  # (queries: tmux answers on the pane's input, never the screen)
+                   b"\x1b[r", b"\x1b[6n", b"\x1b[>c", b"\x1b[4h", b"\x1b[4l"]  # (queries: tmux answers on the pane's input, never the screen)
 # REP comes only right after ASCII (tests/test_screen_tmux.py says why).
 SCREEN_CSI_FINALS = b"ABCDEFGHJKLMPSTXZ@`dfr"
 

@@ -64,6 +64,20 @@ CASES = [
     ("a中\x1b[2G\x1b[P\réé".encode(), 10, 3, " é"),
     ("a中\x1b[2G\x1b[P\x1b[2G文".encode(), 10, 3, " 文"),
     ("ab中\x1b[3G\x1b[P\r文文".encode(), 10, 3, "文文"),
+    # insert mode (IRM, CSI 4 h): each character first moves the cells from the cursor right, as ICH of its
+    # width would (before it wraps; a full row loses its last cells); CSI 4 l and RIS end it. What tmux 3.3a
+    # showed for each.
+    (b"abc\r\x1b[4hXY", 10, 3, "XYabc"),
+    (b"abcdefghij\r\x1b[4hX", 10, 3, "Xabcdefghi"),
+    (b"abcdefghi\x1b[4hXY", 10, 3, "abcdefghiXY"),
+    (b"abc\r\x1b[4hx\x1b[3b", 10, 3, "xxxxabc"),
+    (b"\x1b[?7labcdefghij\r\x1b[4hXYZ", 10, 3, "XYZabcdefg"),
+    (b"ab\r\x1b[4hX\x1b[4lY", 10, 3, "XYb"),
+    (b"\x1b[4h\x1bcab\rX", 10, 3, "Xb"),
+    (b"abc\x1b[2;1Hdef\x1b[1;2H\x1b[1;4h  ", 10, 3, "a  bc\ndef"),
+    ("ab\r\x1b[4h中e\u0301".encode(), 10, 3, "中e\u0301ab"),
+    ("a中b\x1b[2G\x1b[4hX".encode(), 10, 3, "aX中b"),
+    ("a中b\x1b[3G\x1b[4hX".encode(), 10, 3, "a中Xb"),
 ]
 
 
@@ -208,13 +222,11 @@ def test_an_explicit_zero_bottom_margin_is_row_one_not_the_default(impl, chunk):
     (b"ab\x1b[99999999999Dc", "cb", "abc"),  # a value above 2**31 - 1 (here it saturates at 65535)
     (b"ab\x1b[" + b"0" * 70 + b"1Dc", "ac", "abc"),  # 64 parameter bytes or more
     (b"ab\x1b[1" + b";" * 23 + b"Dc", "ac", "abc"),  # 24 parameters or more
-    (b"ab\r\x1b[4hX", "Xb", "Xab"),  # IRM: characters overwrite here, tmux inserts them
 ])
-def test_where_it_knowingly_differs_from_tmux_in_parameters_and_insert_mode(impl, data, here, tmux):
+def test_where_it_knowingly_differs_from_tmux_in_parameters(impl, data, here, tmux):
     # tmux 3.3a (input_split, input_get) ignores a CSI whose parameters it cannot read; here SPEC 2.2's rules
-    # read them (at most 32 values, each saturating at 65535, ':' separating sub-parameters). Insert mode is
-    # not implemented (SPEC 2.3/2.8 do not list it; programs insert with ICH). ``tmux`` is what tmux 3.3a
-    # showed for each on a 10x2 window (README: where it knowingly differs from tmux).
+    # read them (at most 32 values, each saturating at 65535, ':' separating sub-parameters). ``tmux`` is what
+    # tmux 3.3a showed for each on a 10x2 window (README: where it knowingly differs from tmux).
     assert here != tmux
     assert impl.sanitize(data, columns=10, rows=2) == here
 

@@ -129,6 +129,7 @@ ALT_SCREEN_MODES = (1049, 1047, 47)
 SAVE_CURSOR_MODE = 1049  # the alternate screen mode that also saves and restores the cursor
 DECOM = 6  # origin mode (sized rendering)
 DECAWM = 7  # auto-wrap mode (sized rendering)
+IRM = 4  # insert mode, CSI 4 h (ECMA-48 7.2.10; sized rendering, as tmux)
 
 # ---------------------------------------------------------------------------------------------------- cells
 

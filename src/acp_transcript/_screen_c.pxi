@@ -751,6 +751,7 @@ cdef class ScreenSink(Sink):
     cdef Py_ssize_t columns, height
     cdef Py_ssize_t cx, cy, rupper, rlower
     cdef bint wrap, origin, zwj
+    cdef bint insert  # IRM (CSI 4 h): each character first moves the cells from the cursor right
     cdef Py_ssize_t saved_cx, saved_cy
     cdef bint saved_origin
     cdef Py_ssize_t alt_saved_cx, alt_saved_cy
@@ -786,6 +787,7 @@ cdef class ScreenSink(Sink):
         self.set_region(0, self.height - 1)
         self.wrap = True
         self.origin = False
+        self.insert = False
         self.zwj = False
         self.saved_cx = self.saved_cy = 0
         self.saved_origin = False
@@ -930,10 +932,10 @@ cdef class ScreenSink(Sink):
     cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t i = 0
         if self.lag:
-            if not self.fits_cursor_row(n):
+            if self.insert or not self.fits_cursor_row(n):
                 self.settle()
         while i < n:
-            if self.wrap and not self.zwj:
+            if self.wrap and not self.zwj and not self.insert:  # (insert mode: a character at a time, as tmux)
                 self.put_ascii(text + i, NULL, n - i)
                 break
             self.put_char(text[i], 1)
@@ -953,7 +955,7 @@ cdef class ScreenSink(Sink):
         if self.lag:
             self.settle()
         while i < n:
-            if self.wrap and not self.zwj and cps[i] < 0x7F:
+            if self.wrap and not self.zwj and not self.insert and cps[i] < 0x7F:
                 k = i + 1
                 while k < n and cps[k] < 0x7F:
                     k += 1
@@ -961,7 +963,7 @@ cdef class ScreenSink(Sink):
                 i = k
                 continue
             width = char_width(cps[i])
-            if self.wrap and not self.zwj and width and (width == 1 or self.columns > 1):
+            if self.wrap and not self.zwj and not self.insert and width and (width == 1 or self.columns > 1):
                 if i >= run_end:  # the run's end, found once: put_char takes its characters one at a time
                     run_end = i + 1  # where put_run cannot, and a scan per character was quadratic (REP of
                     while run_end < n and cps[run_end] >= 0x7F and char_width(cps[run_end]) == width:
@@ -1122,6 +1124,7 @@ cdef class ScreenSink(Sink):
             self.set_region(0, self.height - 1)
             self.wrap = True
             self.origin = False
+            self.insert = False
             self.saved_cx = self.saved_cy = 0
             self.saved_origin = False
             self.clearscreen()
@@ -1145,6 +1148,7 @@ cdef class ScreenSink(Sink):
 
     cdef int csi_dispatch(self, const uint32_t *params, int nparams, uint8_t final) except -1 nogil:
         cdef Py_ssize_t n = param(params, nparams, 0, 1), m, how, top, bottom, cx
+        cdef int i
         if self.lag and final != 0x53 and final != 0x54:  # (SU and SD scroll)
             self.settle()
         if final == 0x48 or final == 0x66:  # H: CUP, f: HVP
@@ -1209,6 +1213,10 @@ cdef class ScreenSink(Sink):
                 self.scroll_up(n)
             else:
                 self.scroll_down(n)
+        elif final == 0x68 or final == 0x6C:  # h: SM, l: RM; of their modes, IRM
+            for i in range(nparams):
+                if params[i] == IRM:
+                    self.insert = final == 0x68
         elif final == 0x72:  # r: DECSTBM
             top = param(params, nparams, 0, 1)
             bottom = param(params, nparams, 1, self.height)
@@ -1234,14 +1242,14 @@ cdef class ScreenSink(Sink):
             return 0
         if count > self.scratch_cap:
             grow(<void **>&self.scratch, &self.scratch_cap, count, sizeof(uint32_t), 64)
-        if 0x20 <= char < 0x7F and self.wrap and not self.zwj:  # printable ASCII: as print_ascii writes it
+        if 0x20 <= char < 0x7F and self.wrap and not self.zwj and not self.insert:  # as print_ascii writes it
             if self.lag and not self.fits_cursor_row(count):  # (a print before it may have kept the lag)
                 self.settle()
             return self.put_fill(char, count)
         if 0x20 <= char < 0x7F:
             memset(self.scratch, char, count)
             return self.print_ascii(<const uint8_t *>self.scratch, count)
-        width = char_width(char) if self.wrap and not self.zwj else 0  # (0: print_cps decides)
+        width = char_width(char) if self.wrap and not self.zwj and not self.insert else 0  # (0: print_cps decides)
         if width == 1:
             return self.fill_run(char, count)
         for i in range(count):
@@ -1417,6 +1425,8 @@ cdef class ScreenSink(Sink):
             return self.combine(char)
         if not self.wrap and width > 1 and (width > sx or (self.cx != sx and self.cx > sx - width)):
             return 0
+        if self.insert:  # room for it at the cursor, before any wrap (_screen_py.ScreenSink.put_char)
+            self.insertcharacter(width)
         if self.wrap and self.cx > sx - width:
             self.linefeed(True)
             self.cx = 0
@@ -1426,7 +1436,7 @@ cdef class ScreenSink(Sink):
         cy = self.cy
         row = row_at(&self.screen, cy)
         self.overwrite(row, cx, cx + width, width, False)
-        if char != 0x20 or (cx < row.line.len and row_cell(row, cx) != BLANK):
+        if char != 0x20 or self.insert or (cx < row.line.len and row_cell(row, cx) != BLANK):
             dst = self.prepare_cells(cy, cx, width, True)
             dst[0] = char
             if width == 2:

@@ -30,6 +30,7 @@ from ._defs import (
     CR,
     DECAWM,
     DECOM,
+    IRM,
     DECRC,
     DECSC,
     HT,
@@ -229,7 +230,7 @@ class ScreenSink:
     """The sized renderer: the parser's sink (``_parser_py.Sink``) over a ``Screen`` (and a second one while
     the alternate screen is active)."""
 
-    csi_finals = frozenset(b"@ABCDEFGHJKLMPSTXZ`bdfrsu")
+    csi_finals = frozenset(b"@ABCDEFGHJKLMPSTXZ`bdfhlrsu")
 
     def __init__(self, stats: dict[str, int], emit: Callable[[str], None], options: Options) -> None:
         self.stats = stats
@@ -247,6 +248,7 @@ class ScreenSink:
         self.rupper = 0
         self.rlower = self.height - 1
         self.wrap = True  # DECAWM
+        self.insert = False  # IRM (CSI 4 h): each character first moves the cells from the cursor right
         self.origin = False  # DECOM
         self.zwj = False  # a ZWJ was printed: the next character joins the cell before it
         self.saved = (0, 0, False)  # ESC 7 / CSI s: column, row, origin mode (tmux starts at 0, 0)
@@ -328,7 +330,7 @@ class ScreenSink:
         cy = self.cy
         screen = self.screen
         return (self.main is None and cy == self.rlower and self.cx == 0
-                and self.wrap and not self.zwj and not screen.rows[cy] and not screen.used[cy]
+                and self.wrap and not self.zwj and not self.insert and not screen.rows[cy] and not screen.used[cy]
                 and not screen.wrapped[cy])
 
     def put_lines(self, pieces: list[str], index: int, last: int, size: int) -> int:
@@ -412,7 +414,7 @@ class ScreenSink:
             self.set_alt(False, False)
             self.cursormove(0, 0, False)
             self.rupper, self.rlower = 0, self.height - 1
-            self.wrap, self.origin = True, False
+            self.wrap, self.origin, self.insert = True, False, False
             self.saved = (0, 0, False)
             self.clearscreen()
         elif final == DECSC:
@@ -488,6 +490,9 @@ class ScreenSink:
                 self.scroll_up(n)
             else:
                 self.scroll_down(n)
+        elif final == 0x68 or final == 0x6C:  # h: 8.3.125 SM, l: 8.3.106 RM; of their modes, IRM (4)
+            if IRM in params:
+                self.insert = final == 0x68
         elif final == 0x72:  # r: DECSTBM
             top = params[0] if params and params[0] else 1
             bottom = params[1] if len(params) > 1 and params[1] else self.height
@@ -514,7 +519,7 @@ class ScreenSink:
         count = min(count, self.columns - self.cx)
         if count <= 0:
             return
-        if (self.wrap and not self.zwj and count > 1
+        if (self.wrap and not self.zwj and not self.insert and count > 1
                 and (" " <= char <= "~" or _CELL_TEXT.fullmatch(char))):
             width = char_width(char)
             if width == 1 or self.columns > 1:
@@ -607,6 +612,10 @@ class ScreenSink:
         """Printable text without LF at the cursor. Runs of ASCII take tmux's collected path a row at a time
         (``screen_write_collect_add``/``_end``) while auto-wrap is on; every other character takes
         ``screen_write_cell``. The two differ only in how padding left after the text is cleared."""
+        if self.insert:  # (tmux writes each character on its own in insert mode: screen_write_collect_add)
+            for char in text:
+                self.put_char(char, char_width(char))
+            return
         start = 0
         if self.wrap and not self.zwj:
             cells = self.text_cells(text)
@@ -757,6 +766,8 @@ class ScreenSink:
             return
         if not self.wrap and width > 1 and (width > sx or (self.cx != sx and self.cx > sx - width)):
             return  # a wide character that does not fit is dropped
+        if self.insert:  # room for it at the cursor, before any wrap: tmux calls grid_view_insert_cells as ICH
+            self.insertcharacter(width)  # does (a wide character at the last column clears only that cell)
         if self.wrap and self.cx > sx - width:
             self.linefeed(True)
             self.cx = 0
@@ -766,7 +777,7 @@ class ScreenSink:
         cy = self.cy
         self.overwrite(cx, cx + width, width, False)
         row = self.screen.rows[cy]
-        if char != " " or (cx < len(row) and row[cx] != BLANK):
+        if char != " " or self.insert or (cx < len(row) and row[cx] != BLANK):
             self.write_cells(cy, cx, char + PAD if width == 2 else char)
         # else tmux skips a cell that would not change (a space on a blank cell): the row is no further used
         # tmux: the cursor moves on, or sticks at the last column when auto-wrap is off; its room is an
