@@ -60,6 +60,14 @@ def streaming(module, **options) -> Callable[[bytes], str]:
     return run
 
 
+def run_in_threads(count: int, work: Callable[[], None]) -> None:
+    threads = [threading.Thread(target=work) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 def in_threads(count: int, options: dict[str, object] | None = None, step: int = 65536) -> Callable[[bytes], None]:
     """``count`` threads, each decoding its own copy of the data with its own decoder in ``step``-byte chunks
     (64 KiB by default; decode() releases the GIL from 4 KiB: SPEC 6); the rate is of all the data together."""
@@ -71,19 +79,15 @@ def in_threads(count: int, options: dict[str, object] | None = None, step: int =
                 decoder.decode(data[i : i + step])
             decoder.decode(b"", final=True)
 
-        threads = [threading.Thread(target=work) for _ in range(count)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        run_in_threads(count, work)
 
     return run
 
 
 def crc32_in_threads(count: int, step: int = 65536) -> Callable[[bytes], None]:
-    """in_threads' loop with ``zlib.crc32`` for ``decode()``: it too releases the GIL for the call (from 5 KiB)
+    """in_threads' loop with ``zlib.crc32`` for ``decode()``: it too releases the GIL for the call (above 5 KiB)
     and takes it back to return, so 2 threads against 1 here is the bound the GIL's hand-off puts on any call
-    of ``step`` bytes, whatever it computes. (crc32 reads 5 GB/s here, the core 1-4: the core's calls are
+    of ``step`` bytes, whatever it computes. (crc32 reads 4-5 GB/s here, the core 1-4: the core's calls are
     the longer ones, so they should scale at least as well.)"""
 
     def run(data: bytes) -> None:
@@ -92,11 +96,7 @@ def crc32_in_threads(count: int, step: int = 65536) -> Callable[[bytes], None]:
             for i in range(0, len(data), step):
                 crc = zlib.crc32(data[i : i + step], crc)
 
-        threads = [threading.Thread(target=work) for _ in range(count)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        run_in_threads(count, work)
 
     return run
 
