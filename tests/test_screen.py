@@ -222,8 +222,12 @@ def test_an_explicit_zero_bottom_margin_is_row_one_not_the_default(impl, chunk):
     (b"ab\x1b[99999999999Dc", "cb", "abc"),  # a value above 2**31 - 1 (here it saturates at 65535)
     (b"ab\x1b[" + b"0" * 70 + b"1Dc", "ac", "abc"),  # 64 parameter bytes or more
     (b"ab\x1b[1" + b";" * 23 + b"Dc", "ac", "abc"),  # 24 parameters or more
+    # a space written with auto-wrap off on a blank cell that tmux has allocated (its lines grow in steps of
+    # a quarter, a half, then the whole width): tmux stores it (the cell's "cleared" flag differs from the
+    # space's), which shows in how far the wrapped row is joined; here it is skipped, as on any blank cell
+    ("abcdefghi\x1b[?7l \x1b[?7h中".encode(), "abcdefghi中", "abcdefghi 中"),
 ])
-def test_where_it_knowingly_differs_from_tmux_in_parameters(impl, data, here, tmux):
+def test_where_it_knowingly_differs_from_tmux(impl, data, here, tmux):
     # tmux 3.3a (input_split, input_get) ignores a CSI whose parameters it cannot read; here SPEC 2.2's rules
     # read them (at most 32 values, each saturating at 65535, ':' separating sub-parameters). ``tmux`` is what
     # tmux 3.3a showed for each on a 10x2 window (README: where it knowingly differs from tmux).
