@@ -155,6 +155,20 @@ cdef extern from *:
         }
         return i;
     }
+    /* Whether the second of the parameters p[0..n) (digits, ':' and ';') has a digit: the byte after the
+       first separator is one (DECSTBM: Parser.csi_dispatch says why). Out of line, so that csi_fast, hot on
+       every CSI, keeps its size for a sequence that is rare. */
+    #if defined(_MSC_VER)
+    __declspec(noinline)
+    #else
+    __attribute__((noinline))
+    #endif
+    static int acp_second_param_given(const uint8_t *p, Py_ssize_t n) {
+        for (Py_ssize_t i = 0; i + 1 < n; i++)
+            if (p[i] > 0x39)
+                return p[i + 1] <= 0x39;
+        return 0;
+    }
     /* The printable ASCII and HTs at p (p[0] is a HT), at most n bytes: a tabbed run (Parser.tabbed_run).
        With SSE2, 16 bytes a step (a byte is bad when it is not printable and not a HT), where a call of the
        ASCII scan per piece cost a character-and-tab stream 12 instructions a pair; elsewhere the ASCII scan
@@ -322,6 +336,7 @@ cdef extern from *:
     Py_ssize_t acp_decode_three_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *cps, Py_ssize_t *k) nogil
     Py_ssize_t acp_decode_two_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *cps) nogil
     Py_ssize_t acp_tabbed_run(const uint8_t *p, Py_ssize_t n) nogil
+    bint acp_second_param_given(const uint8_t *p, Py_ssize_t n) nogil
     uint32_t acp_utf8_2(const uint8_t *p) nogil
 
 
@@ -363,7 +378,6 @@ cdef class Parser:
     cdef int nparams
     cdef int64_t param
     cdef int intermediates, private
-    cdef bint second_given  # the second parameter had a digit (csi_dispatch: DECSTBM)
     cdef Py_ssize_t string_bytes
     cdef uint32_t last  # the character REP repeats: set by printing, cleared by any other item
     cdef uint32_t rep_char  # last as it was when the current escape sequence began
@@ -375,6 +389,7 @@ cdef class Parser:
     cdef const uint8_t *frame_at
     cdef Py_ssize_t frame_stop, frame_cells
     cdef Py_ssize_t ascii_cap
+    cdef bint second_given  # the second parameter had a digit (csi_dispatch: DECSTBM)
 
     def __dealloc__(self):
         free(self.cps)
@@ -700,12 +715,8 @@ cdef class Parser:
         if param >= 0:
             self.param = param
             self.push_param()
-        if final == DECSTBM:  # (whether its second parameter had a digit: the byte after the first separator)
-            self.second_given = False
-            for j in range(params_start, params_end - 1):
-                if data[j] > 0x39:
-                    self.second_given = data[j + 1] <= 0x39
-                    break
+        if final == DECSTBM:
+            self.second_given = acp_second_param_given(data + params_start, params_end - params_start)
         self.csi_dispatch(final)
         return i + 1
 
