@@ -78,6 +78,10 @@ CASES = [
     ("ab\r\x1b[4h中e\u0301".encode(), 10, 3, "中e\u0301ab"),
     ("a中b\x1b[2G\x1b[4hX".encode(), 10, 3, "aX中b"),
     ("a中b\x1b[3G\x1b[4hX".encode(), 10, 3, "a中Xb"),
+    # the room is made before the wrap: a wide character in the last column clears that cell and goes to the
+    # next row, which keeps its cells; a space is written even on a blank cell (the wrapped row reaches it)
+    ("abcdefghi\x1b[2;1Hxyz\x1b[1;10H\x1b[4h中".encode(), 10, 3, "abcdefghi中z"),
+    (b"abcdefgh\x1b[10G\x1b[4h X", 10, 3, "abcdefgh  X"),
 ]
 
 
