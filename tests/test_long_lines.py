@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from strategies import chunked
 
+from acp_transcript import _window_py
+
 
 @contextlib.contextmanager
 def chunk_cells(c_module, cells: int):
@@ -95,6 +97,40 @@ def test_a_line_never_holds_more_than_2n_over_size_plus_one_chunks(both, data, c
             decoder.decode(data[i : i + 7])
             for length, count, unjoined in decoder._line_chunks():
                 assert unjoined == 0 and count <= 2 * length // cells + 1, decoder._line_chunks()
+
+
+@contextlib.contextmanager
+def fallback_splices_every_line():
+    """The fallback edits every line as it edits long ones (_window_py.splice's one-copy forms)."""
+    previous = _window_py._LONG_LINE
+    _window_py._LONG_LINE = 0
+    try:
+        yield
+    finally:
+        _window_py._LONG_LINE = previous
+
+
+@settings(max_examples=300)
+@given(chunked(LINE_EDITS), OPTIONS, st.booleans())
+def test_the_fallbacks_long_line_edits_give_the_cores_text_and_stats(both, case, options, live):
+    c_module, py_module = both
+    with fallback_splices_every_line():
+        got = run(py_module, case[1], options, live)
+    assert got == run(c_module, case[1], options, live)
+
+
+@pytest.mark.parametrize("line", ["", "x", "abab" * 5, "a\u00e9b" * 4, "\u4e2dx\u4e2d" * 3, "\U0001f600\x00a" * 4])
+def test_splice_is_the_slices_it_replaces(line):
+    # Every form (one copy at the end, an insertion or a replace at column 0, the general one), on the three
+    # str kinds and on lines where what is replaced at column 0 occurs again later.
+    size = len(line)
+    with fallback_splices_every_line():
+        for start in range(size + 1):
+            for stop in range(start, size + 1):
+                for cut in {stop, (stop + size) // 2, size, _window_py.HUGE}:
+                    for mid in ("", "\x00", "zz", "\u4e2d"):
+                        expected = line[:start] + mid + line[stop:cut]
+                        assert _window_py.splice(line, start, stop, mid, cut) == expected, (start, stop, cut, mid)
 
 
 # A 65,536-cell line cut into as many 512-cell chunks as it can hold (benchmarks/bounds.py, the fragmented
