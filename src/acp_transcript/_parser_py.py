@@ -259,7 +259,11 @@ class Parser:
                 else:
                     self.execute(byte)
                     if byte == CR and self.frame_limit is not None:
-                        pos = self.fold_frames(data, pos + 1, self.frame_limit())
+                        pos += 1
+                        # (no frame before an escape sequence, as in the erase idiom CR CSI K, nor at the end of
+                        # the data: fold_frames would return at once)
+                        if pos < end_of_data and data[pos] != ESC:
+                            pos = self.fold_frames(data, pos, self.frame_limit())
                         continue
                 pos += 1
             elif state >= OSC_STRING:
