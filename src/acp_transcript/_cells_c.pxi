@@ -305,6 +305,27 @@ cdef extern from *:
         return acp_narrow_printable_cells(dst, src, n);
     }
     #endif
+    /* How many cells from c on (at most n) are BLANK (0) or FILL (2): blocks of 16 tested without an early
+       exit, so that the test vectorises, then a cell at a time. */
+    static inline Py_ssize_t acp_blank_run(const uint32_t *c, Py_ssize_t n) {
+        Py_ssize_t k = 0;
+        while (k + 16 <= n) {
+            uint32_t other = 0;
+            for (int j = 0; j < 16; j++)
+                other |= c[k + j] & ~2u;
+            if (other)
+                break;
+            k += 16;
+        }
+        while (k < n && (c[k] & ~2u) == 0)
+            k++;
+        return k;
+    }
+    /* n spaces (a run of blank cells on its way out): a loop GCC turns into vector stores. */
+    static inline void acp_spaces(uint32_t *dst, Py_ssize_t n) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            dst[i] = 0x20u;
+    }
     static inline void acp_narrow2(uint16_t *restrict dst, const uint32_t *restrict src, Py_ssize_t n) {
         for (Py_ssize_t i = 0; i < n; i++)
             dst[i] = (uint16_t)src[i];
@@ -515,6 +536,8 @@ cdef extern from *:
     void acp_narrow1(uint8_t *dst, const uint32_t *src, Py_ssize_t n) nogil
     bint acp_narrow_printable(uint8_t *dst, const uint32_t *src, Py_ssize_t n) nogil
     void acp_narrow2(uint16_t *dst, const uint32_t *src, Py_ssize_t n) nogil
+    void acp_spaces(uint32_t *dst, Py_ssize_t n) nogil
+    Py_ssize_t acp_blank_run(const uint32_t *c, Py_ssize_t n) nogil
     Py_ssize_t acp_copy_ordinary(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
     Py_ssize_t acp_copy_ordinary_cells(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen, int blanks) nogil
     Py_ssize_t acp_copy_common(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
@@ -930,22 +953,27 @@ cdef int line_text(Line *line, Buf *out) except -1 nogil:
                         tab = False
                         break
             if tab:
-                while pending:
-                    out.data[out.len] = 0x20
-                    out.len += 1
-                    pending -= 1
+                acp_spaces(out.data + out.len, pending)
+                out.len += pending
+                pending = 0
                 out.data[out.len] = 0x09
                 out.len += 1
                 i += need + 1
                 continue
             pending += 1
         elif cp <= FILL:
-            pending += 1
+            # A run of blank cells at once (the gap a cursor move leaves, up to max_jump cells: huge CUFs
+            # spent 20 instructions a cell of output here, benchmarks/README.md, round 24), and the spaces
+            # for it written by acp_spaces when a character follows.
+            k = i + 1 + acp_blank_run(cells + i + 1, n - i - 1)
+            pending += k - i
+            i = k
+            continue
         else:
-            while pending:
-                out.data[out.len] = 0x20
-                out.len += 1
-                pending -= 1
+            if pending:
+                acp_spaces(out.data + out.len, pending)
+                out.len += pending
+                pending = 0
             out.data[out.len] = cp
             out.len += 1
             note_char(out, cp)
