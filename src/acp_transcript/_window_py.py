@@ -94,7 +94,8 @@ def written_in(line: str, start: int, stop: int) -> int:
     """``written(line[start:stop])`` without the copy, and at memchr/memcmp speed when the range is all text
     (a progress frame over the last one, REP over REP) or all blank (EL or ECH again over what they erased)."""
     global _known_blank
-    stop = min(stop, len(line))
+    if stop > len(line):  # (not min(): a builtin call on every edit)
+        stop = len(line)
     count = stop - start
     if count <= 0:
         return 0
@@ -120,7 +121,7 @@ _LONG_LINE = 8192
 
 def splice(line: str, start: int, stop: int, mid: str, cut: int = HUGE) -> str:
     """``line[:start] + mid + line[stop:cut]``, for ``start <= stop <= len(line)`` and ``stop <= cut``."""
-    size = min(len(line), cut)
+    size = len(line) if len(line) < cut else cut
     if size < _LONG_LINE:
         return line[:start] + mid + line[stop:cut]
     if stop >= size:  # nothing after the edit: one copy
