@@ -55,6 +55,9 @@ ONLY_C = {
     # a run of printable ASCII that a LF ends, in one call (the fallback's text runs take LF with them)
     ("Sink", "print_ascii_line"), ("RenderSink", "print_ascii_line"), ("StripSink", "print_ascii_line"),
     ("ScreenSink", "print_ascii_line"),
+    # a run of LFs (blank lines) in one call, the render window's lines appended at once (newlines); the
+    # fallback's text runs take LFs with them, and its window appends their lines at once (append_lines)
+    ("Parser", "linefeed_run"), ("Sink", "linefeeds"), ("RenderSink", "linefeeds"), ("LineWindow", "newlines"),
     ("RecordingSink", "print_ascii"), ("RecordingSink", "print_cps"),
     ("LineWindow", "write_ascii"), ("LineWindow", "prepare_write"),
     # a tabbed run: the core's Sink does it piece by piece for every sink that does not take it at once; the

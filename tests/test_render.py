@@ -33,9 +33,16 @@ CASES = [
     pytest.param(b"abcdef\x1b[4D\x1b[2@", "ab  cdef", id="ich"),
     pytest.param(b"abcdef\x1b[4D\x1b[2P", "abef", id="dch"),
     pytest.param(b"ab\x1b[3b", "abbbb", id="rep"),
+    # runs of LFs (blank lines; the core takes a run in one call): each is a line, wherever the cursor is
+    pytest.param(b"\n\n\nx\n\n\n", "\n\n\nx\n\n\n", id="blank-lines-kept"),
+    pytest.param(b"one\ntwo\nthree\x1b[2A\n\n\nX", "one\ntwo\nthree\nX", id="blank-lines-go-down-first"),
+    pytest.param(b"a\n\n\n\x1b[2Jb", "a\n\n\nb", id="blank-lines-before-ed2"),
+    pytest.param(b"\n\n\x1b[2Jb", "\n\nb", id="blank-lines-first-then-ed2"),
+    pytest.param(b"\n\nx\x1b[2J\n\n\n", "\n\nx\n\n\n\n", id="blank-lines-around-ed2"),
     pytest.param(b"\x1b[3bx", "x", id="rep-without-previous-char"),
     # REP repeats only right after a printed character or a REP (SPEC 2.3 rev 2; tmux agrees on each)
     pytest.param(b"ab\r\n\x1b[3b\n", "ab\n\n", id="rep-after-lf-does-nothing"),
+    pytest.param(b"ab\n\n\x1b[3b", "ab\n\n", id="rep-after-blank-lines-does-nothing"),
     pytest.param(b"ab\x1b[31m\x1b[3b", "ab", id="rep-after-sgr-does-nothing"),
     pytest.param(b"ab\x1b]0;t\x07\x1b[3b", "ab", id="rep-after-osc-does-nothing"),
     pytest.param(b"ab\r\x1b[3b", "ab", id="rep-after-cr-does-nothing"),
@@ -94,6 +101,7 @@ CASES = [
     pytest.param(b"ab\x1b7\x1b[9;1Hbar\x1b[9;1Hbaz\x1b8X", "abX", id="overlay-restarts-at-each-cup"),
     pytest.param(b"ab\x1b7\x1b[9;1Hbar\x1b[Kx\rY\x1b8Z", "abZ", id="overlay-line-local-functions"),
     pytest.param(b"ab\x1b7cd\x1b[9;1Hbar\nX", "abcd\nX", id="overlay-ends-at-lf-from-origin"),
+    pytest.param(b"ab\x1b7cd\x1b[9;1Hbar\n\nX", "abcd\n\nX", id="overlay-ends-at-blank-lines"),
     pytest.param(b"ab\x1b7cd\x1b[9dbar\x1b[AX", "abcdX", id="overlay-vpa-then-cuu"),
     pytest.param(b"ab\x1b7\x1b[9;3Hstatus", "ab\n  status", id="overlay-committed-at-end"),
     pytest.param(b"ab\n\x1b7\x1b[9;1Hstatus", "ab\nstatus", id="overlay-at-end-after-empty-line"),
@@ -152,6 +160,14 @@ def test_max_live_cells_commits_top_line_but_not_cursor_line(impl):
     decoder = impl.TranscriptDecoder(max_live_cells=10)
     assert decoder.decode(b"0123456789abc") == ""  # the cursor's line stays live however long
     assert decoder.decode(b"\nx") == "0123456789abc\n"
+
+
+def test_max_live_cells_commits_at_blank_lines(impl):
+    # the lines a run of LFs appends at once are followed by the limits' check, as one LF is
+    decoder = impl.TranscriptDecoder(max_live_cells=10)
+    assert decoder.decode(b"0123456789abc") == ""
+    assert decoder.decode(b"\n\n") == "0123456789abc\n"
+    assert decoder.live == "\n"
 
 
 def test_stats_cells_overwritten_and_alt_dropped(impl):

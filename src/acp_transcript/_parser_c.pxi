@@ -72,6 +72,14 @@ cdef class Sink:
     cdef int execute(self, uint8_t byte) except -1 nogil:
         return 0
 
+    cdef int linefeeds(self, Py_ssize_t count) except -1 nogil:
+        """execute(LF) ``count`` times: a run of LFs (blank lines); a sink that can take them at once (the
+        render sink) does."""
+        cdef Py_ssize_t i
+        for i in range(count):
+            self.execute(LF)
+        return 0
+
     cdef Py_ssize_t frame_limit(self) noexcept nogil:
         """The most cells a frame after a CR may have for the parser to skip it when the next frame covers
         it (Parser.fold_frames); 0: never (the base, strip mode, sized screens)."""
@@ -458,6 +466,9 @@ cdef class Parser:
                     if byte == CR and pos + 1 < n and data[pos + 1] != LF:  # (CR LF: no frame to fold)
                         pos = self.fold_frames(data, pos + 1, n)
                         continue
+                    if byte == LF and pos + 1 < n and data[pos + 1] == LF:
+                        pos = self.linefeed_run(data, pos + 1, n)
+                        continue
                 pos += 1
             elif self.state >= OSC_STRING:
                 pos = self.string(data, pos, n)
@@ -465,6 +476,16 @@ cdef class Parser:
                 self.step(data[pos])
                 pos += 1
         return 0
+
+    cdef Py_ssize_t linefeed_run(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1 nogil:
+        """Blank lines: the LFs from ``pos`` on (one at least), after the LF before them was executed, in one
+        call (an LF flood was a turn of feed's loop, a dispatch and a newline() each, 217 instructions a byte;
+        benchmarks/README.md, round 24). Returns where the run ends."""
+        cdef Py_ssize_t end = pos + 1
+        while end < n and data[end] == LF:
+            end += 1
+        self.sink.linefeeds(end - pos)  # (execute has left nothing to repeat)
+        return end
 
     cdef inline void enter_escape(self) noexcept nogil:
         # SPEC 2.3 rev 2, as tmux: REP repeats only right after a printed character; the character is put

@@ -116,6 +116,10 @@ cdef class RenderSink(Sink):
             self.window.newline()
         return 0
 
+    cdef int linefeeds(self, Py_ssize_t count) except -1 nogil:
+        self.end_overlay()  # (the first LF ends an overlay; the others find none)
+        return self.window.newlines(count)
+
     cdef Py_ssize_t frame_limit(self) noexcept nogil:
         # A frame that fits the line only sets cells, on a status-line overlay too (that line ends where a
         # character is due past max_line_cells, which such a frame never reaches).

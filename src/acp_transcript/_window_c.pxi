@@ -108,7 +108,8 @@ cdef class LineWindow:
     cdef void free_lines(self) noexcept nogil:
         cdef Py_ssize_t i
         for i in range(self.top, self.top + self.count):
-            self.release_line(&self.lines[i])
+            if self.lines[i].cells != NULL or self.lines[i].chunked != NULL:  # (a line never written has none)
+                self.release_line(&self.lines[i])
         self.top = self.count = 0
 
     cdef inline int line_room(self) except -1 nogil:
@@ -188,14 +189,26 @@ cdef class LineWindow:
     cdef int window_text(self, bint final) except -1 nogil:
         """The window's lines as committed text, in the output's head where they can be (line_put): LF after
         each line, or between them when ``final``; an empty last line gets none."""
-        cdef Py_ssize_t i, before
-        for i in range(self.count):
+        cdef Py_ssize_t i = 0, j, before
+        cdef Line *lines = self.lines + self.top
+        while i < self.count:
+            if lines[i].len == 0 and lines[i].chunked == NULL:
+                # A run of empty lines (blank lines, an LF flood): their LFs at once, the same number the loop
+                # below puts (one before each line but the first when ``final``, else one after each line
+                # but an empty last one)
+                j = i + 1
+                while j < self.count and lines[j].len == 0 and lines[j].chunked == NULL:
+                    j += 1
+                buf_put_lfs(self.out, j - i - (i == 0 if final else j == self.count))
+                i = j
+                continue
             if final and i:
                 buf_put_lf(self.out, True)
             before = buf_size(self.out)
-            line_put(&self.lines[self.top + i], self.out, 0)
+            line_put(&lines[i], self.out, 0)
             if not final and not (i == self.count - 1 and buf_size(self.out) == before):
                 buf_put_lf(self.out, True)
+            i += 1
         return 0
 
     cdef int commit_window(self, bint final) except -1 nogil:
@@ -392,6 +405,31 @@ cdef class LineWindow:
             self.append_line()
             self.row += 1
             self.enforce_limits()
+        return 0
+
+    cdef int newlines(self, Py_ssize_t count) except -1 nogil:
+        """newline() ``count`` times, the lines a window has room for at once: the cursor goes down the lines
+        below it, then empty lines are appended up to live_lines with one enforce_limits for all of them
+        (they add no cells, and committing is greedy from the top: the same lines leave, in the same order,
+        as with a call after each), and the rest scroll, a newline() each."""
+        cdef Py_ssize_t step = self.count - 1 - self.row, room, i
+        self.col = 0
+        if step > count:
+            step = count
+        self.row += step
+        count -= step
+        if count and self.count < self.live_lines:
+            room = self.live_lines - self.count
+            if room > count:
+                room = count
+            for i in range(room):
+                self.append_line()
+            self.row += room
+            count -= room
+            self.enforce_limits()
+        while count:
+            self.newline()
+            count -= 1
         return 0
 
     cdef inline int scroll(self) except -1 nogil:
