@@ -718,8 +718,10 @@ cdef inline bint buf_put_head_lf(Buf *buf) noexcept nogil:
 
 
 cdef int buf_put_lfs(Buf *buf, Py_ssize_t n) except -1 nogil:
-    """n LFs at once: in the head while data is empty, as buf_put_ascii puts one."""
+    """n LFs at once (none for n <= 0): in the head while data is empty, as buf_put_ascii puts one."""
     cdef Py_ssize_t i
+    if n <= 0:  # (a run of one empty line puts none: memset of 0 bytes must not offset a head still NULL)
+        return 0
     if not buf.len:
         if buf.hlen + n > buf.hcap:
             grow(<void **>&buf.head, &buf.hcap, buf.hlen + n, 1, 1024)
