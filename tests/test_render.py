@@ -128,6 +128,13 @@ def test_tab_is_never_clamped_by_max_jump(impl, max_jump):
     assert_transcript(impl, b"a\tb\n\tc\td\n", "a\tb\n\tc\td\n", max_jump=max_jump)
 
 
+@pytest.mark.parametrize(("count", "blanks"), [(2, 2), (3, 3), (4, 3), (65535, 3)])
+def test_ich_inserts_at_most_max_jump_blanks(impl, count, blanks):
+    # SPEC 2.3 bounds: ICH inserts at most max_jump blanks, and cuts the line at max_line_cells
+    assert_transcript(impl, b"abc\r\x1b[%d@" % count, " " * blanks + "abc", max_jump=3)
+    assert_transcript(impl, b"abc\r\x1b[%d@" % count, (" " * blanks + "abc")[:5], max_jump=3, max_line_cells=5)
+
+
 def test_tab_is_bounded_by_max_line_cells(impl):
     assert impl.sanitize(b"abcde\tX", max_line_cells=6) == "abcde\nX"
 

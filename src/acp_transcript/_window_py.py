@@ -328,7 +328,8 @@ class LineWindow:
                 # follow a wrap onto a line further down, from where the lines above can be committed.)
                 self.stats["cells_overwritten"] += len(part)
             else:  # text over text (a progress frame after CR): the line around it copied (splice)
-                self.stats["cells_overwritten"] += written_in(line, col, end)
+                # (one cell, as a program redraws a character: its own test, not written_in's call)
+                self.stats["cells_overwritten"] += line[col] != BLANK if end == col + 1 else written_in(line, col, end)
                 line = splice(line, col, end, part)
             self.lines[self.row] = line
             self.cells += len(line) - size
@@ -430,17 +431,21 @@ class LineWindow:
     def insert_blanks(self, count: int) -> None:  # 8.3.64 ICH: at most max_jump blanks, cut at max_line_cells
         line = self.lines[self.row]
         col = self.col
-        count = min(count, self.max_jump)
+        if count > self.max_jump:
+            count = self.max_jump
         size = len(line)
         if col >= size or not count:
             return
         # The cells pushed past max_line_cells are lost: the old line's from ``cut`` on (all of them after the
-        # cursor when the blanks alone reach the limit).
+        # cursor when the blanks alone reach the limit, which then take the rest of the line).
         limit = self.max_line_cells
-        cut = max(limit - count, col)
+        cut = limit - count
+        if cut < col:
+            cut = col
+            count = limit - col
         if size > cut:
             self.stats["cells_overwritten"] += written_in(line, cut, size)
-        self.replace_line(splice(line, col, col, BLANK * min(count, limit - col), cut), size)
+        self.replace_line(splice(line, col, col, BLANK * count, cut), size)
         if self.cells > self.max_live_cells:  # (no line is added: only the cell limit can commit)
             self.enforce_limits()
 
