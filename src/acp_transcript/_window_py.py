@@ -111,7 +111,8 @@ def written_in(line: str, start: int, stop: int) -> int:
 
 
 # A window line over _LONG_LINE cells is edited with as few copies of it as CPython allows (the bounded-cost
-# issue: ICH then a character at column 0 of a full 65,536-cell line was five copies of the line, 0.57-0.60 MB/s).
+# issue: ICH then a character at column 0 of a full 65,536-cell line was five copies of the line, 0.57-0.61
+# MB/s; benchmarks/README.md, round 24).
 # ``line[:a] + mid + line[b:]`` copies the head and the tail twice each (the slice, then the concatenation);
 # ``"%.*s"`` writes a prefix of the line into the result without a slice, and at column 0 ``str.replace(old,
 # new, 1)`` finds ``old`` at index 0 and copies the line once. Below the threshold the formatting costs more
@@ -328,8 +329,10 @@ class LineWindow:
                 # follow a wrap onto a line further down, from where the lines above can be committed.)
                 self.stats["cells_overwritten"] += len(part)
             else:  # text over text (a progress frame after CR): the line around it copied (splice)
-                # (one cell, as a program redraws a character: its own test, not written_in's call)
-                self.stats["cells_overwritten"] += line[col] != BLANK if end == col + 1 else written_in(line, col, end)
+                if end == col + 1:  # one cell, as a program redraws a character: its own test, not a call
+                    self.stats["cells_overwritten"] += line[col] != BLANK
+                else:
+                    self.stats["cells_overwritten"] += written_in(line, col, end)
                 line = splice(line, col, end, part)
             self.lines[self.row] = line
             self.cells += len(line) - size
@@ -426,7 +429,8 @@ class LineWindow:
         if not count:  # all blank already: nothing changes (EL or ECH again)
             return
         self.stats["cells_overwritten"] += count
-        self.replace_line(line[:start] if stop == size else splice(line, start, stop, BLANK * (stop - start)), size)
+        self.replace_line(line[:start] if stop == size else splice(line, start, stop, BLANK * (stop - start)),
+                          size)
 
     def insert_blanks(self, count: int) -> None:  # 8.3.64 ICH: at most max_jump blanks, cut at max_line_cells
         line = self.lines[self.row]
