@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,7 +69,11 @@ def test_output_is_bounded_by_a_constant_factor(impl, data, opts):
 @settings(max_examples=300)
 @given(chunked(), options)
 def test_implementations_agree(both, case, opts):
-    data, chunks = case
+    assert_twins_agree(both, case[1], opts)
+
+
+def assert_twins_agree(both, chunks, opts):
+    """Each call's output and the live window after it, the end and the stats: the same in both twins."""
     c, py = both
     decoders = [c.TranscriptDecoder(**opts), py.TranscriptDecoder(**opts)]
     for chunk in chunks:
@@ -83,3 +88,41 @@ def test_implementations_agree(both, case, opts):
 def test_implementations_agree_on_random_bytes(both, data, opts):
     c, py = both
     assert c.sanitize(data, **opts) == py.sanitize(data, **opts)
+
+
+# Runs of LFs among what moves the cursor over lines and what commits them (the core takes a run in one call
+# and appends the window's empty lines at once): every boundary of live_lines and max_live_cells is near.
+BLANK_LINES = st.lists(
+    st.sampled_from([b"\n" * k for k in range(1, 7)])
+    | st.sampled_from([b"ab", b"hello world", b"\r", b"\x1b[A", b"\x1b[3A", b"\x1b7", b"\x1b8", b"\x1b[9;1H",
+                       b"\x1b[?1049h", b"\x1b[?1049l", b"\x1b[2J", b"\x1b[J", b"\x1bc", b"\x1b[2b", b"\t"]),
+    max_size=30,
+).map(b"".join)
+BLANK_LINE_OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "mode": st.sampled_from(["render", "strip"]),
+        "alt_screen": st.sampled_from(["drop", "keep"]),
+        "live_lines": st.integers(1, 8),
+        "max_line_cells": st.integers(1, 16),
+        "max_live_cells": st.integers(1, 30),
+    },
+)
+
+
+@settings(max_examples=300)
+@given(chunked(BLANK_LINES), BLANK_LINE_OPTIONS)
+def test_implementations_agree_on_blank_lines(both, case, opts):
+    assert_twins_agree(both, case[1], opts)
+
+
+@pytest.mark.parametrize("live_lines", range(1, 7))
+def test_implementations_agree_on_every_run_of_lfs_at_every_window_size(both, live_lines):
+    # Exhaustive where Hypothesis is thin: a run of k LFs from a cursor on the last line, on a line with
+    # lines below it, or after a line that is over max_live_cells, at every room the window has left.
+    prefixes = (b"", b"ab", b"ab\nab\ncd\nef\x1b[3A", b"hello world", b"ab\nab\x1b[Ahello world",
+                b"ab\x1b7\x1b[9;1Hbar")
+    for prefix in prefixes:
+        for k in range(1, 9):
+            for opts in ({"live_lines": live_lines}, {"live_lines": live_lines, "max_live_cells": 8}):
+                assert_twins_agree(both, [prefix, b"\n" * k, b"x", b"\n" * k], opts)

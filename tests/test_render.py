@@ -170,11 +170,13 @@ def test_max_live_cells_commits_top_line_but_not_cursor_line(impl):
 
 
 def test_max_live_cells_commits_at_blank_lines(impl):
-    # the lines a run of LFs appends at once are followed by the limits' check, as one LF is
-    decoder = impl.TranscriptDecoder(max_live_cells=10)
-    assert decoder.decode(b"0123456789abc") == ""
-    assert decoder.decode(b"\n\n") == "0123456789abc\n"
-    assert decoder.live == "\n"
+    # The cursor's line holds more than max_live_cells and the line below it is live: the first LF only moves
+    # down to that line (the line it left cannot be committed before the next LF); the next LFs, taken at
+    # once by the core, append lines and commit it, as one LF at a time does.
+    decoder = impl.TranscriptDecoder(max_live_cells=12)
+    assert decoder.decode(b"ab\nab\x1b[Ahello world") == ""
+    assert decoder.decode(b"\n\n\n") == "abhello world\n"
+    assert decoder.live == "ab\n\n"
 
 
 def test_stats_cells_overwritten_and_alt_dropped(impl):

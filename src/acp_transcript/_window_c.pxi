@@ -427,7 +427,7 @@ cdef class LineWindow:
             self.row += room
             count -= room
             self.enforce_limits()
-        while count:
+        while count > 0:
             self.newline()
             count -= 1
         return 0
