@@ -81,6 +81,18 @@ def test_the_cell_limit_holds_after_a_wrap_onto_the_same_text(impl):
     assert decoder.decode(b"", final=True) == "xy"
 
 
+@pytest.mark.parametrize("insert", [b"\x1b[10@", b"\x1b[5@"],
+                         ids=["more blanks than the rest", "as many blanks as the rest"])
+def test_the_cell_limit_counts_no_blanks_an_insert_leaves_at_the_end(impl, insert):
+    """ICH on a full line at column 5 pushes the cells after the cursor out (max_line_cells=10): the line
+    that is left ends in blanks, which hold nothing and are not counted, so "abcde" and "xxxxxx" are 11
+    cells against max_live_cells=12 and nothing is committed (counted as 10 + 6, the first line would be)."""
+    decoder = impl.TranscriptDecoder(max_line_cells=10, max_live_cells=12)
+    assert decoder.decode(b"abcdefghij\r\x1b[5C" + insert + b"\n") == ""
+    assert decoder.decode(b"xxxxxx") == ""
+    assert decoder.live == "abcde\nxxxxxx"
+
+
 def test_strip_mode_keeps_no_state_for_text(impl):
     decoder = impl.TranscriptDecoder(mode="strip")
     for _ in range(10):

@@ -307,6 +307,18 @@ class LineWindow:
             if self.cells > self.max_live_cells or len(self.lines) > self.live_lines:
                 self.enforce_limits()
             return
+        if len(text) == 1 and col < len(line) and col < limit:
+            # One character over a cell (a program redrawing a character, the blank of an insertion): the
+            # loop's step below, without the loop.
+            if line[col] == text:
+                self.stats["cells_overwritten"] += 1
+            else:
+                self.stats["cells_overwritten"] += line[col] != BLANK
+                self.lines[self.row] = splice(line, col, col + 1, text)
+            self.col = col + 1
+            if self.cells > self.max_live_cells or len(self.lines) > self.live_lines:
+                self.enforce_limits()
+            return
         while text:
             col = self.col
             if col >= limit:
@@ -447,9 +459,15 @@ class LineWindow:
         if cut < col:
             cut = col
             count = limit - col
-        if size > cut:
+        if size == cut + 1:  # one cell pushed out, as ICH 1 on a full line does: its own test, not a call
+            self.stats["cells_overwritten"] += line[cut] != BLANK
+        elif size > cut:
             self.stats["cells_overwritten"] += written_in(line, cut, size)
-        self.replace_line(splice(line, col, col, BLANK * count, cut), size)
+        line = splice(line, col, col, BLANK * count, cut)
+        if line[-1] == BLANK:  # (replace_line's trim, without its call: the line has a cell after col)
+            line = line.rstrip(BLANK)
+        self.lines[self.row] = line
+        self.cells += len(line) - size
         if self.cells > self.max_live_cells:  # (no line is added: only the cell limit can commit)
             self.enforce_limits()
 
