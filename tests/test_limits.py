@@ -105,14 +105,15 @@ def _rss_bytes() -> int:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-# Streams whose window lines all hold buffers of more than SPARE_MAX_CAP (4096) bytes, so that each is
-# freed (not kept as a spare) when it leaves: committed by a scroll, by ED 2 or RIS (commit_window), by the
-# end of the stream (window_text), dropped with the alternate screen, as empty lines that kept their
-# buffer after EL 2, and as chunked lines (a long line edited). A line the core forgot to free leaks its
-# 4-20 KB every time.
+# Streams of lines of 1,500 cells or more (8 KB buffers; a window keeps at most 16 buffers as spares for its
+# new lines and frees the others) that leave the window in every way: committed by a scroll, by ED 2 or RIS
+# (commit_window), at the end of the stream (window_text), dropped with the alternate screen, as empty lines
+# that kept their buffer after EL 2, and as chunked lines (a long line edited). A line the core forgot to
+# free leaks its buffer every time.
 LEAK_STREAMS = {
     "lines": b"\xc3\xa9" + b"x" * 1500 + b"\n" + (b"x" * 1500 + b"\n") * 299,
-    "ED 2 and RIS": (b"\xc3\xa9" + b"x" * 1500 + b"\n") * 100 + b"\x1b[2J" + (b"\xc3\xa9" + b"y" * 1500 + b"\n") * 100 + b"\x1bc",
+    "ED 2 and RIS": (b"\xc3\xa9" + b"x" * 1500 + b"\n") * 100 + b"\x1b[2J"
+                    + (b"\xc3\xa9" + b"y" * 1500 + b"\n") * 100 + b"\x1bc",
     "empty lines with buffers": (b"\xc3\xa9" + b"x" * 1500 + b"\r\x1b[2K\n") * 300,
     "chunked lines": (b"x" * 3000 + b"\r\x1b[5@\x1b[3P\n") * 150,
     "alternate screen": b"\x1b[?1049h" + (b"\xc3\xa9" + b"x" * 1500 + b"\n") * 300 + b"\x1b[?1049l",
@@ -125,7 +126,7 @@ LEAK_STREAMS = {
 @pytest.mark.parametrize("stream", LEAK_STREAMS, ids=str)
 def test_the_core_frees_every_line_a_stream_leaves(request, stream):
     """A memory bound the output cannot show: decoding the same stream 200 times in fresh decoders leaves
-    the resident size where it was after the first few (a leak of its lines would be 200-900 MB)."""
+    the resident size where it was after the first few (a leak of its lines would be hundreds of MB)."""
     core = implementation(request, "c")
     data = LEAK_STREAMS[stream]
     for _ in range(5):
