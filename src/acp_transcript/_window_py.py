@@ -463,11 +463,7 @@ class LineWindow:
             self.stats["cells_overwritten"] += line[cut] != BLANK
         elif size > cut:
             self.stats["cells_overwritten"] += written_in(line, cut, size)
-        line = splice(line, col, col, BLANK * count, cut)
-        if line[-1] == BLANK:  # (replace_line's trim, without its call: the line has a cell after col)
-            line = line.rstrip(BLANK)
-        self.lines[self.row] = line
-        self.cells += len(line) - size
+        self.replace_line(splice(line, col, col, BLANK * count, cut), size)
         if self.cells > self.max_live_cells:  # (no line is added: only the cell limit can commit)
             self.enforce_limits()
 
