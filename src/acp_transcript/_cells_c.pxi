@@ -24,11 +24,13 @@ ctypedef struct Line:
     # wider character): its text is its cells as they are, copied out without looking at each one. Plain
     # text is all such lines (benchmarks/README.md: line_text was 9 of the 20 instructions per byte).
     bint plain
-    # The cells are bytes (``cells`` holds len bytes, one a cell): a line that only ASCII and tabs appended
-    # at its end have been written to since it was made. Plain text then goes from input to output as bytes
-    # (the throughput issue's one-byte lines); the first other edit widens the line in place (line_widen),
-    # once. A narrow line holds printable ASCII and, when it is not ``plain``, TAB and FILL cells (kinds 1
-    # and 2 fit a byte): tab-indented code and tab-separated columns stay on the bytes path (round 10).
+    # The cells are bytes (``cells`` holds len bytes, one a cell): a line that only ASCII and tabs have
+    # been written to since it was made, at its end, past it or over its bytes. Plain text then goes from
+    # input to output as bytes (the throughput issue's one-byte lines); the first other edit widens the line
+    # in place (line_widen), once. A narrow line holds printable ASCII and, when it is not ``plain``, TAB and
+    # FILL cells (kinds 1 and 2 fit a byte: tab-indented code and tab-separated columns stay on the bytes
+    # path, round 10) and BLANK cells (0: the gap a cursor move leaves before text written past the end,
+    # round 26), so not every cell of it is written (bytes_written).
     bint narrow
 
 ctypedef struct Buf:
@@ -321,6 +323,29 @@ cdef extern from *:
             k++;
         return k;
     }
+    /* acp_blank_run for a line of bytes, whose BLANK and FILL are bytes too: how many bytes from p on (at
+       most n) are 0 or 2. The gap a cursor move leaves past a line's end stays bytes (huge CUFs, round 26). */
+    static inline Py_ssize_t acp_blank_byte_run(const uint8_t *p, Py_ssize_t n) {
+        Py_ssize_t k = 0;
+        while (k + 16 <= n) {
+            unsigned other = 0;
+            for (int j = 0; j < 16; j++)
+                other |= p[k + j] & ~2u;
+            if (other)
+                break;
+            k += 16;
+        }
+        while (k < n && (p[k] & ~2u) == 0)
+            k++;
+        return k;
+    }
+    /* acp_count_written for a line of bytes: how many of n bytes are not BLANK (0). */
+    static inline Py_ssize_t acp_count_written_bytes(const uint8_t *p, Py_ssize_t n) {
+        Py_ssize_t count = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            count += p[i] != 0;
+        return count;
+    }
     /* n spaces (a run of blank cells on its way out): a loop GCC turns into vector stores. */
     static inline void acp_spaces(uint32_t *dst, Py_ssize_t n) {
         for (Py_ssize_t i = 0; i < n; i++)
@@ -538,6 +563,8 @@ cdef extern from *:
     void acp_narrow2(uint16_t *dst, const uint32_t *src, Py_ssize_t n) nogil
     void acp_spaces(uint32_t *dst, Py_ssize_t n) nogil
     Py_ssize_t acp_blank_run(const uint32_t *c, Py_ssize_t n) nogil
+    Py_ssize_t acp_blank_byte_run(const uint8_t *p, Py_ssize_t n) nogil
+    Py_ssize_t acp_count_written_bytes(const uint8_t *p, Py_ssize_t n) nogil
     Py_ssize_t acp_copy_ordinary(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
     Py_ssize_t acp_copy_ordinary_cells(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen, int blanks) nogil
     Py_ssize_t acp_copy_common(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
@@ -626,15 +653,15 @@ cdef const uint8_t *TAB_SPAN = b"\x01\x02\x02\x02\x02\x02\x02\x02"
 
 
 cdef Py_ssize_t tabbed_text(const uint8_t *cells, Py_ssize_t n, uint8_t *dst) noexcept nogil:
-    """line_text of a narrow line that holds tab spans, as bytes into ``dst`` (room for n); returns how many.
-    The same rule as line_text's loop: a TAB followed by FILLs up to the next tab stop is one \\t, any other
-    TAB or FILL a blank (a space, unless only blanks follow)."""
+    """line_text of a narrow line that holds tab spans or blanks, as bytes into ``dst`` (room for n); returns
+    how many. The same rule as line_text's loop: a TAB followed by FILLs up to the next tab stop is one \\t,
+    any other TAB or FILL a blank, and a blank a space unless only blanks follow."""
     cdef Py_ssize_t i = 0, o = 0, j, k, need, pending = 0
     cdef bint tab
     cdef uint8_t b
     while i < n:
         b = cells[i]
-        if b >= 0x20:  # printable ASCII (a narrow line has no other bytes but TAB and FILL)
+        if b >= 0x20:  # printable ASCII (a narrow line has no other bytes but BLANK, TAB and FILL)
             if pending:
                 memset(dst + o, 0x20, pending)
                 o += pending
@@ -657,16 +684,20 @@ cdef Py_ssize_t tabbed_text(const uint8_t *cells, Py_ssize_t n, uint8_t *dst) no
                         tab = False
                         break
             if tab:
-                while pending:
-                    dst[o] = 0x20
-                    o += 1
-                    pending -= 1
+                memset(dst + o, 0x20, pending)
+                o += pending
+                pending = 0
                 dst[o] = 0x09
                 o += 1
                 i += need + 1
                 continue
-        pending += 1
-        i += 1
+            pending += 1
+            i += 1
+            continue
+        # A run of BLANK and FILL bytes at once (the gap a cursor move left: up to max_jump of them)
+        k = 1 + acp_blank_byte_run(cells + i + 1, n - i - 1)
+        pending += k
+        i += k
     return o
 
 
@@ -875,6 +906,24 @@ cdef inline void line_widen(Line *line) noexcept nogil:
         i -= 1
         line.cells[i] = b[i]
     line.narrow = False
+
+
+cdef inline void pad_bytes(Line *line, Py_ssize_t col) noexcept nogil:
+    """A line of bytes padded with BLANK bytes up to ``col`` (its capacity has room): the gap a cursor move left
+    past its end stays bytes, where it widened the line (huge CUFs: three passes over four bytes a cell on the
+    way out, benchmarks/README.md, round 26)."""
+    memset(<uint8_t *>line.cells + line.len, BLANK, col - line.len)
+    line.len = col
+    line.plain = False
+
+
+cdef inline Py_ssize_t bytes_written(Line *line, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
+    """written() of a line of bytes: every cell of a plain one is written; another may hold BLANK bytes."""
+    if stop <= start:
+        return 0
+    if line.plain:
+        return stop - start
+    return acp_count_written_bytes(<const uint8_t *>line.cells + start, stop - start)
 
 
 cdef inline void line_shrink(Line *line) noexcept nogil:

@@ -524,6 +524,6 @@ cdef Py_ssize_t line_written(Line *line, Py_ssize_t start, Py_ssize_t stop) noex
         return chunks_written(line, start, stop)
     if stop > line.len:
         stop = line.len
-    if line.narrow:  # every cell of a plain line is written
-        return stop - start if stop > start else 0
+    if line.narrow:
+        return bytes_written(line, start, stop)
     return written(line.cells, start, stop)

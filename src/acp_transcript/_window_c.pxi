@@ -296,16 +296,19 @@ cdef class LineWindow:
             line = self.cursor_line()
             if line.chunked != NULL or (self.col < line.len and self.chunked(line)):
                 self.write_chunked(NULL, text, part)
-            elif line.narrow and self.col <= line.len:
-                # ASCII over a line of bytes (a redrawn progress frame), or after its end: it stays bytes;
-                # every cell it had is written, so what this overwrites is the overlap
+            elif line.narrow:
+                # ASCII over a line of bytes (a redrawn progress frame), after its end or past it: it stays
+                # bytes, and what this overwrites is the overlap's written bytes
                 line_reserve(line, self.col + part)
+                if self.col > line.len:
+                    self.cells += self.col - line.len
+                    pad_bytes(line, self.col)
                 if self.col + part > line.len:
-                    self.stats[S_OVERWRITTEN] += line.len - self.col
+                    self.stats[S_OVERWRITTEN] += bytes_written(line, self.col, line.len)
                     self.cells += self.col + part - line.len
                     line.len = self.col + part
                 else:
-                    self.stats[S_OVERWRITTEN] += part
+                    self.stats[S_OVERWRITTEN] += bytes_written(line, self.col, self.col + part)
                 memcpy(<uint8_t *>line.cells + self.col, text, part)
             else:
                 self.prepare_write(part)
@@ -510,10 +513,13 @@ cdef class LineWindow:
             target = self.max_line_cells if self.max_line_cells > col else col
         if self.keep_tabs and target > col:
             line = self.cursor_line()
-            if line.narrow and col <= line.len:
+            size = line.len
+            if line.narrow and col <= size and (col == size or bytes_written(line, col, target if target < size
+                                                                               else size)):
                 # A line of bytes keeps its tab spans as bytes (TAB and FILL fit one): at its end the span is
-                # appended; inside it every cell is written, so the tab only moves the cursor (as below).
-                if col == line.len:
+                # appended; inside it, over a written cell, the tab only moves the cursor (as below). Over
+                # blanks only (a gap a cursor move left), the line is widened below.
+                if col == size:
                     line_reserve(line, target)
                     (<uint8_t *>line.cells)[col] = TAB
                     memset(<uint8_t *>line.cells + col + 1, FILL, target - col - 1)
@@ -574,6 +580,11 @@ cdef class LineWindow:
                 self.cells += line.len - size
                 self.col += part
                 self.enforce_limits()
+            elif 0x20 <= char < 0x7F:
+                # printable ASCII as bytes (write_ascii): a line of bytes stays one, as for the same text
+                # printed (huge REPs: benchmarks/README.md, round 26)
+                memset(scratch, char, part)
+                self.write_ascii(<const uint8_t *>scratch, part)
             else:
                 for i in range(part):
                     scratch[i] = char
