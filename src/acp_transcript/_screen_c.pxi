@@ -1023,6 +1023,9 @@ cdef class ScreenSink(Sink):
         cdef Py_ssize_t end = cx + take * width, x = cx, start, k, i, stop, bad
         cdef const uint32_t *cells = flat_cells(row)
         cdef Chunk *chunk
+        # the last character found wide (MARKED: none yet, never a cell tested): a row of CJK text or of a
+        # REP holds the same ones again, and the lookup of a width was most of a wide REP's scan (round 26)
+        cdef uint32_t wide = MARKED
         cdef uint32_t cell, before = 0  # the cell before the one tested (padding is clean after its own wide
         if end > row.line.len:  # character, without marks as it was scanned)
             end = row.line.len
@@ -1030,9 +1033,11 @@ cdef class ScreenSink(Sink):
         if cells != NULL:
             for x in range(cx, end):
                 cell = cells[x]
-                if cell & MARKED or (cell == PAD and (x == cx or not is_wide(before))):
-                    bad = x
-                    break
+                if cell & MARKED or (cell == PAD and before != wide):
+                    if cell & MARKED or x == cx or not is_wide(before):
+                        bad = x
+                        break
+                    wide = before
                 before = cell
         elif cx < end:
             k = chunk_find(&row.line, cx, &start)
