@@ -661,7 +661,8 @@ cdef Py_ssize_t tabbed_text(const uint8_t *cells, Py_ssize_t n, uint8_t *dst) no
     cdef uint8_t b
     while i < n:
         b = cells[i]
-        if b >= 0x20:  # printable ASCII (a narrow line has no other bytes but BLANK, TAB and FILL)
+        if 0x20 <= b < 0x7F:  # printable ASCII (a narrow line has no other bytes but BLANK, TAB and FILL;
+            # tested whole all the same, so that acp_ascii_run takes at least this byte and the loop moves on)
             if pending:
                 memset(dst + o, 0x20, pending)
                 o += pending
@@ -891,7 +892,30 @@ cdef str buf_take(Buf *buf):
 
 cdef inline int line_reserve(Line *line, Py_ssize_t size) except -1 nogil:
     if size > line.cap:
+        if line.narrow and line.cap:
+            return narrow_grow(line, size)
         grow(<void **>&line.cells, &line.cap, size, sizeof(uint32_t), 64)
+    return 0
+
+
+cdef int narrow_grow(Line *line, Py_ssize_t size) except -1 nogil:
+    """grow() for a line of bytes: its capacity is counted in cells (four bytes, so that it can be widened in
+    place), but its text is in the first ``cap`` bytes, so only those are copied, where realloc copies all
+    four times as many (a line that huge moves or repeats grow to 65,536 cells copied four bytes a cell of
+    output in the doublings: benchmarks/README.md, round 26). Bytes past ``len`` are copied too: write_tabbed
+    grows a line before it counts what it wrote."""
+    cdef Py_ssize_t cap = line.cap * 2
+    cdef uint32_t *cells
+    while cap < size:
+        cap *= 2
+    cells = <uint32_t *>malloc(cap * sizeof(uint32_t))
+    if cells == NULL:
+        with gil:
+            raise MemoryError()
+    memcpy(cells, line.cells, line.cap)
+    free(line.cells)
+    line.cells = cells
+    line.cap = cap
     return 0
 
 
