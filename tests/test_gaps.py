@@ -76,6 +76,10 @@ def test_gaps_and_repeats_change_nothing(both, chunks, options) -> None:
         (b"x\x1b[3bz\x1b[5C\x1b[2b\n", "xxxxz\n"),  # REP after a move: nothing to repeat (SPEC 2.3 rev 2)
         (b"x\x1b[3bz\x1b[5Cq\x1b[2b\n", "xxxxz     qqq\n"),
         (b"\x1b[4C\t|\n", "    \t|\n"),  # a tab right after the gap is appended as a span
+        # runs of blank bytes longer than the core's 32-byte step: a gap, and filler cells with tabs among them
+        (b"x\x1b[40Cy\n", "x" + " " * 40 + "y\n"),
+        (b"x\x1b[40Cy\r\x1b[34G\t\n", "x" + " " * 32 + "\t y\n"),
+        (b"\t\t\t\t\t\ra\n", "a       \t\t\t\t\n"),  # the first span's tab overwritten: its fillers are blanks
     ],
 )
 def test_lines_with_gaps_read_as_a_terminal_shows_them(impl, data: bytes, expected: str) -> None:
