@@ -3,11 +3,13 @@ time linear in the input (MB/s does not fall with size), peak memory independent
 (strip mode) or bounded by the live-window limits (render mode), output within a constant factor.
 
     python benchmarks/bounds.py [--sizes 1,10,100] [--impl c|py] [--only NAME,...] [--store 10000,100000]
-                                [--line-chunk-cells N]
+                                [--line-chunk-cells N] [--per-call]
 
 Each measurement runs in its own process, so its peak RSS is its own; input is generated block by block
 and fed in 64 KiB chunks, so the input itself never sits in memory. ``--store`` measures the layers around
-the decoder (store, bridge, replay) with N items instead.
+the decoder (store, bridge, replay) with N items instead. ``--per-call`` adds each row's 64 KiB calls timed
+one by one: the first two, then the fastest, median and slowest of the rest (a row whose first calls touch
+fresh memory reads slower at 1 MB than at 10).
 """
 
 from __future__ import annotations
@@ -144,15 +146,18 @@ if {chunk_cells}:
 decoder = impl.TranscriptDecoder(mode=mode, **{options!r})
 total_in = total_out = 0
 target = size_mb * 1_000_000
+calls = []
 t0 = time.perf_counter()
 total_out += len(decoder.decode(start)); total_in += len(start)
 while total_in < target:
     for i in range(0, len(block), 65536):
+        t = time.perf_counter()
         total_out += len(decoder.decode(block[i : i + 65536]))
+        calls.append(time.perf_counter() - t)
     total_in += len(block)
 total_out += len(decoder.decode(b"", final=True))
 seconds = time.perf_counter() - t0
-print({{"seconds": seconds, "in": total_in, "out": total_out,
+print({{"seconds": seconds, "in": total_in, "out": total_out, "calls": calls,
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}})
 """
 
@@ -174,6 +179,8 @@ def main() -> None:
     parser.add_argument("--store", help="measure the store, bridge and replay rows with these item counts")
     parser.add_argument("--line-chunk-cells", type=int, default=0,
                         help="the core's chunk size for long lines (default: its own, 512); to compare sizes")
+    parser.add_argument("--per-call", action="store_true",
+                        help="also time each row's 64 KiB calls (ms): the first two, then min/median/max of the rest")
     args = parser.parse_args()
     if args.store:
         store_rows([int(n) for n in args.store.split(",")], args.impl)
@@ -192,6 +199,10 @@ def main() -> None:
             for size in sizes:
                 r = measure(module, start, block, size, mode, OPTIONS.get(name), args.line_chunk_cells)
                 cells.append(f"{r['in'] / r['seconds'] / 1e6:.3g} MB/s, {r['rss_mb']:.0f} MB, {r['out'] / r['in']:.2f}")
+                if args.per_call and len(r["calls"]) > 2:
+                    rest = sorted(r["calls"][2:])
+                    ms = [f"{t * 1e3:.2f}" for t in (*r["calls"][:2], rest[0], rest[len(rest) // 2], rest[-1])]
+                    cells[-1] += f" (calls, ms: {ms[0]}, {ms[1]}, then {ms[2]}/{ms[3]}/{ms[4]})"
             print(f"| {name} | {mode} | " + " | ".join(cells) + " |", flush=True)
 
 
