@@ -31,6 +31,9 @@ CASES = {
     "huge moves (CUF)": ("b''", "b'x\\x1b[65535C' * 6553"),
     "huge repeats (REP)": ("b''", "b'x\\x1b[65535b' * 6553"),
     "huge inserts (ICH)": ("b''", "b'x\\x1b[65535@' * 6553"),
+    # the same cells (max_jump) for two bytes less: the most output a byte buys at default options
+    "huge moves by a 4-digit parameter (CUF 1024)": ("b''", "b'x\\x1b[1024C' * 8192"),
+    "huge repeats by a 4-digit parameter (REP 1024)": ("b''", "b'x\\x1b[1024b' * 8192"),
     "tabs": ("b''", "b'x\\t' * 32768"),
     # the hostile rows of the security audit (README: Security); each block is repeated to the size
     "dense U+202E": ("b''", "'a\\u202eb'.encode() * 13107"),

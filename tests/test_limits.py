@@ -51,7 +51,9 @@ def test_million_cursor_up_loops(impl):
 
 @pytest.mark.parametrize(
     "sequence",
-    [b"\x1b[65535C", b"\x1b[65535G", b"\x1b[1;65535H", b"\x1b[65535b", b"\x1b[65535@", b"\t" * 20],
+    # (1024: as many cells as 65535, max_jump, for two bytes less: the most output a byte buys)
+    [b"\x1b[65535C", b"\x1b[65535G", b"\x1b[1;65535H", b"\x1b[65535b", b"\x1b[65535@", b"\t" * 20,
+     b"\x1b[1024C", b"\x1b[1024b"],
 )
 def test_huge_moves_and_repeats_are_bounded(impl, sequence):
     data = (b"x" + sequence) * 2000
