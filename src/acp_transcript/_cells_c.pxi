@@ -46,6 +46,19 @@ ctypedef struct Buf:
     uint8_t *head
     Py_ssize_t hlen
     Py_ssize_t hcap
+    # A head past HEAD_MALLOC_MAX bytes is the data of a one-byte str that buf_take returns as it is (hstr, one
+    # reference, PyUnicode_Resize'd to fit), and the malloc'd head waits in ``spare``: output a hundred times
+    # its input (huge cursor moves and repeats) is then written once, straight into the str, where it went to
+    # the head, then was copied into a str, and the grown head was freed under the memory bound between calls,
+    # so the next call's head and str came from fresh pages (benchmarks/README.md, round 27).
+    PyObject *hstr
+    uint8_t *spare
+    Py_ssize_t spare_cap
+    # The longest str taken from a head in a str over the last 32 to 64 such takes (the longest of this window
+    # of 32 and of the last): the next one's first size (head_in_str).
+    Py_ssize_t hint
+    Py_ssize_t hint_window
+    int hint_takes
 
 
 cdef inline void buf_init(Buf *buf) noexcept nogil:
@@ -55,9 +68,32 @@ cdef inline void buf_init(Buf *buf) noexcept nogil:
     buf.flags = 0
     buf.head = NULL
     buf.hlen = buf.hcap = 0
+    buf.hstr = NULL
+    buf.spare = NULL
+    buf.spare_cap = 0
+    buf.hint = buf.hint_window = 0
+    buf.hint_takes = 0
+
+
+cdef inline void head_from_spare(Buf *buf) noexcept nogil:
+    """The head back to its malloc'd buffer (hstr is no longer the buffer's)."""
+    buf.hstr = NULL
+    buf.head = buf.spare
+    buf.hcap = buf.spare_cap
+    buf.spare = NULL
+    buf.spare_cap = 0
+
+
+cdef void buf_drop_str(Buf *buf) noexcept with gil:
+    """The head back to its malloc'd buffer, the str it was in released (its text is gone: the caller has read
+    it or is discarding it)."""
+    Py_DECREF(<object>buf.hstr)
+    head_from_spare(buf)
 
 
 cdef inline void buf_free(Buf *buf) noexcept nogil:
+    if buf.hstr != NULL:
+        buf_drop_str(buf)
     free(buf.data)
     free(buf.head)
     buf.data = NULL
@@ -78,7 +114,9 @@ cdef inline uint32_t buf_last(const Buf *buf) noexcept nogil:
 
 
 cdef inline void buf_clear(Buf *buf) noexcept nogil:
-    """Empty, keeping the memory."""
+    """Empty, keeping the memory (but a head in a str: the memory between calls stays bounded)."""
+    if buf.hstr != NULL:
+        buf_drop_str(buf)
     buf.len = buf.hlen = 0
     buf.maxchar = 0
     buf.flags = 0
@@ -591,6 +629,49 @@ cdef int grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssi
     return 0
 
 
+cdef int head_reserve(Buf *buf, Py_ssize_t size) except -1 nogil:
+    """Room for ``size`` bytes in the head: a malloc'd buffer up to HEAD_MALLOC_MAX, a str's data past it."""
+    if size <= buf.hcap:
+        return 0
+    if size <= HEAD_MALLOC_MAX:
+        return grow(<void **>&buf.head, &buf.hcap, size, 1, 1024)
+    return head_in_str(buf, size)
+
+
+cdef int head_in_str(Buf *buf, Py_ssize_t size) except -1 with gil:
+    """head_reserve past HEAD_MALLOC_MAX: the head moves into a one-byte str (the first time, its bytes copied
+    once), which then grows by realloc (PyUnicode_Resize), in place at the heap's top or by moving pages.
+
+    The str is made the size of the longest recent one (``hint``) and grows by an eighth past it: the text a
+    call returns is then the size of the block the caller freed after the last call, and glibc serves it from
+    that block. Doubling past it, or any slack, asked for a block larger than every one freed so far, which
+    glibc maps fresh: a page fault per 4 KiB written (2,000 a call of huge cursor moves, most of its time;
+    benchmarks/README.md, round 27)."""
+    cdef Py_ssize_t cap
+    cdef str text
+    if buf.hstr == NULL:
+        cap = buf.hcap * 2 if buf.hcap else HEAD_MALLOC_MAX  # (a head still NULL: the first text is this large)
+        while cap < size:
+            cap *= 2
+        if cap < buf.hint:
+            cap = buf.hint
+        text = PyUnicode_New(cap, 0x7F)
+        if buf.hlen:
+            memcpy(PyUnicode_DATA(text), buf.head, buf.hlen)
+        Py_INCREF(text)
+        buf.hstr = <PyObject *>text
+        buf.spare = buf.head
+        buf.spare_cap = buf.hcap
+    else:
+        cap = buf.hcap + buf.hcap // 8 if buf.hint else buf.hcap * 2
+        if cap < size:
+            cap = size
+        PyUnicode_Resize(&buf.hstr, cap)
+    buf.head = <uint8_t *>PyUnicode_DATA(<object>buf.hstr)
+    buf.hcap = cap
+    return 0
+
+
 cdef inline int buf_reserve(Buf *buf, Py_ssize_t extra) except -1 nogil:
     if buf.len + extra > buf.cap:
         grow(<void **>&buf.data, &buf.cap, buf.len + extra, sizeof(uint32_t), 256)
@@ -634,7 +715,7 @@ cdef int buf_put_ascii_rest(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8_t
     """buf_put_ascii when data is not empty (into data) or the head has no room (grown first)."""
     if buf.len:
         return buf_put_ascii_data(buf, text, n, end)
-    grow(<void **>&buf.head, &buf.hcap, buf.hlen + n + (end != 0), 1, 1024)
+    head_reserve(buf, buf.hlen + n + (end != 0))
     buf_write_head(buf, text, n, end)
     return 0
 
@@ -710,9 +791,17 @@ cdef int buf_put_tabbed(Buf *buf, const uint8_t *cells, Py_ssize_t n, uint8_t en
     cdef Py_ssize_t m, i
     cdef uint8_t *text
     if head and not buf.len:
-        if buf.hlen + n + 1 > buf.hcap:
-            grow(<void **>&buf.head, &buf.hcap, buf.hlen + n + 1, 1, 1024)
-        m = tabbed_text(cells, n, buf.head + buf.hlen)
+        if buf.hlen + n + 1 <= buf.hcap:
+            m = tabbed_text(cells, n, buf.head + buf.hlen)
+        elif buf.hstr != NULL and n <= buf.spare_cap:
+            # A head in a str grows by what is written, not by the n it might be (head_in_str: the str stays
+            # the size of the block the last one freed): the text goes through the spare head first.
+            m = tabbed_text(cells, n, buf.spare)
+            head_reserve(buf, buf.hlen + m + 1)
+            memcpy(buf.head + buf.hlen, buf.spare, m)
+        else:
+            head_reserve(buf, buf.hlen + n + 1)
+            m = tabbed_text(cells, n, buf.head + buf.hlen)
         if end:
             buf.head[buf.hlen + m] = end
         buf.hlen += m + (end != 0)
@@ -758,7 +847,7 @@ cdef int buf_put_lfs(Buf *buf, Py_ssize_t n) except -1 nogil:
         return 0
     if not buf.len:
         if buf.hlen + n > buf.hcap:
-            grow(<void **>&buf.head, &buf.hcap, buf.hlen + n, 1, 1024)
+            head_reserve(buf, buf.hlen + n)
         memset(buf.head + buf.hlen, LF, n)
         buf.hlen += n
     else:
@@ -782,7 +871,7 @@ cdef inline int buf_put_plain(Buf *buf, const uint32_t *cells, Py_ssize_t n, uin
         buf.len += size
     else:
         if buf.hlen + size > buf.hcap:
-            grow(<void **>&buf.head, &buf.hcap, buf.hlen + size, 1, 1024)
+            head_reserve(buf, buf.hlen + size)
         if n:  # (an empty line may have no buffer, and an empty head none either: no arithmetic on NULL)
             acp_narrow1(buf.head + buf.hlen, cells, n)
         if end:
@@ -799,8 +888,8 @@ cdef inline bint buf_put_printable(Buf *buf, const uint32_t *cells, Py_ssize_t n
     and every cell is; else nothing is written and the result is False."""
     if buf.len:
         return False
-    if buf.hlen + n + 1 > buf.hcap:
-        grow(<void **>&buf.head, &buf.hcap, buf.hlen + n + 1, 1, 1024)
+    if buf.hlen + n + (end != 0) > buf.hcap:
+        head_reserve(buf, buf.hlen + n + (end != 0))
     if not lead:  # (the usual row: the test and narrowing alone, as before rows had a lead here)
         if not acp_narrow_printable(buf.head + buf.hlen, cells, n):
             return False
@@ -826,6 +915,8 @@ cdef int buf_flatten(Buf *buf) except -1 nogil:
     acp_widen(buf.data, buf.head, n)
     buf.len += n
     buf.hlen = 0
+    if buf.hstr != NULL:
+        buf_drop_str(buf)
     return 0
 
 
@@ -868,10 +959,34 @@ cdef str ucs4_str(const uint32_t *src, Py_ssize_t n, uint32_t maxchar):
     return buf_take(&view)
 
 
+cdef inline void note_hint(Buf *buf, Py_ssize_t h) noexcept nogil:
+    """A str of h characters taken from a head in a str: the hint is the longest over this window of 32 takes
+    and the last (a sliding maximum that forgets a burst within 64 takes; calls whose text alternates by a
+    line fit the longer one)."""
+    if buf.hint_takes == 32:
+        buf.hint = buf.hint_window
+        buf.hint_window = 0
+        buf.hint_takes = 0
+    buf.hint_takes += 1
+    if h > buf.hint_window:
+        buf.hint_window = h
+    if h > buf.hint:
+        buf.hint = h
+
+
 cdef str buf_take(Buf *buf):
     """The buffer (head, then data) as a str of the narrowest kind; the buffer is emptied."""
     cdef Py_ssize_t n = buf.len, h = buf.hlen, i
-    cdef str text = PyUnicode_New(h + n, buf.maxchar)
+    cdef str text
+    if buf.hstr != NULL and not n:  # all of it in a str's head: that str, cut to its length
+        PyUnicode_Resize(&buf.hstr, h)
+        note_hint(buf, h)
+        text = <str>buf.hstr
+        Py_DECREF(text)  # (the buffer's reference; ``text`` holds its own)
+        head_from_spare(buf)
+        buf_clear(buf)
+        return text
+    text = PyUnicode_New(h + n, buf.maxchar)
     cdef int kind = PyUnicode_KIND(text)
     cdef const uint32_t *src = buf.data
     cdef uint16_t *two

@@ -24,6 +24,7 @@ per call with ``PyUnicode_New`` at the narrowest width.
 cimport cython
 import threading
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.ref cimport PyObject, Py_DECREF, Py_INCREF
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New
 from cpython.unicode cimport PyUnicode_1BYTE_DATA, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_New
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
@@ -37,6 +38,7 @@ from ._screen_py import screen_size
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)
+    int PyUnicode_Resize(PyObject **unicode, Py_ssize_t length) except -1
     const Py_ssize_t PY_SSIZE_T_MAX
 
 include "_defs_c.pxi"
@@ -736,10 +738,6 @@ cdef class TranscriptDecoder:
             free(self.out.data)
             self.out.data = NULL
             self.out.cap = 0
-        if self.out.hcap > KEEP_BUFFER * 4:  # (the same bytes: the head's are one byte a character)
-            free(self.out.head)
-            self.out.head = NULL
-            self.out.hcap = 0
         if self.pol.cap > KEEP_BUFFER:
             free(self.pol.data)
             self.pol.data = NULL

@@ -94,6 +94,7 @@ cdef enum:
     KEEP_LINE_ARRAY = 1024  # lines: a window's array of lines kept through a reset (40 KB) if no larger
     RUN_SLICE = 65536  # bytes of one text run at most: the decoded run buffer is bounded by it
     KEEP_BUFFER = 1 << 20  # cells: a per-call buffer that grew past this is freed after the call
+    HEAD_MALLOC_MAX = 1 << 20  # bytes: an output head that needs more is a str's data (Buf.hstr)
     GIL_FREE_BYTES = 4096  # inputs this large are decoded with the GIL released (smaller: not worth it)
     BATCH_SLICE = 1024  # items of a batch decoded per release of the GIL
     BATCH_SLICE_BYTES = 1 << 18  # input bytes of a batch decoded per release of the GIL, at most (and an item)

@@ -1,0 +1,104 @@
+"""Calls whose text passes 1 MiB (round 27). The core writes a call's ASCII text to a one-byte head; past
+HEAD_MALLOC_MAX bytes that head is the data of the str the call returns (Buf.hstr), grown in place and cut
+to length when taken, so huge cursor moves and repeats are written once instead of twice into fresh pages.
+``decode()`` feeds 1 MiB of input at a time and takes each slice's text, so only text longer than its input
+gets there: moves and repeats (REP, gaps, a sized screen's repeated rows), or a batch item. Every way
+text reaches such a head and every way it is left (taken as the str, widened into cells by a character
+past ASCII, the Unicode policy, a batch item) must give the text a terminal shows, in both twins;
+the str returned must be well formed, and no reference may be left behind."""
+
+from __future__ import annotations
+
+import sys
+import tracemalloc
+
+import pytest
+
+from helpers import decode_chunks
+
+MIB = 1 << 20
+
+GAPS = b"x\x1b[1000Cy\n" * 1100  # lines with a gap (a cursor move past the end): 1,103 characters each
+GAPS_TEXT = ("x" + " " * 1000 + "y\n") * 1100
+REPEATS = b"x\x1b[1023b\n" * 1100  # REP of ASCII: 1,025 characters a line
+REPEATS_TEXT = ("x" * 1024 + "\n") * 1100
+
+
+@pytest.mark.parametrize(
+    ("data", "expected", "options"),
+    [
+        (GAPS, GAPS_TEXT, {}),
+        (REPEATS, REPEATS_TEXT, {}),
+        # a sized screen's rows (SPEC 2.8), printable, narrowed into the head
+        (b"z\x1b[78b\r\n" * 20000, ("z" * 79 + "\n") * 20000, {"columns": 80, "rows": 24}),
+        # the head is a str, then a character past ASCII: the text so far becomes cells
+        (GAPS + "\u00e9\u4e2d\n".encode(), GAPS_TEXT + "\u00e9\u4e2d\n", {}),
+        # the Unicode policy after a head in a str (a bidi override shown as its code point, SPEC 2.5)
+        (REPEATS + "\u202e!\n".encode(), REPEATS_TEXT + "<U+202E>!\n", {}),
+        # lines with gaps as long as max_line_cells allows (by default): each goes through the spare head
+        ((b"x" + b"\x1b[1000Cx" * 65 + b"\n") * 20, ("x" + (" " * 1000 + "x") * 65 + "\n") * 20, {}),
+        # a first line longer than the spare head can be (the head has no buffer yet): straight into a str
+        ((b"x" + b"\x1b[1000Cx" * 1100 + b"\n") * 2, ("x" + (" " * 1000 + "x") * 1100 + "\n") * 2,
+         {"max_line_cells": 2_000_000, "max_live_cells": 4_000_000}),
+    ],
+    ids=["gaps", "repeats", "sized", "then-wider", "then-policy", "long-lines", "a-longer-first-line"],
+)
+def test_a_call_of_more_than_a_mebibyte(impl, data: bytes, expected: str, options: dict) -> None:
+    assert len(expected) > MIB  # (the case reaches a head in a str)
+    decoder = impl.TranscriptDecoder(**options)
+    text = decoder.decode(data, final=True)
+    assert text == expected
+    assert text.isascii() == expected.isascii()
+    assert sys.getrefcount(text) == 2  # the name and the argument: the core kept no reference
+
+
+def test_no_large_str_outlives_its_call(impl) -> None:
+    """Between calls a decoder holds no str of a call's size: neither the text it returned, nor a head in a
+    str that the text left for cells or for the Unicode policy (SPEC 2.5's policy swaps the two buffers)."""
+    decoder = impl.TranscriptDecoder()
+    tracemalloc.start()
+    try:
+        for data in (REPEATS + "\u202e!\n".encode(), GAPS + "\u00e9\n".encode(), REPEATS, GAPS):
+            text = decoder.decode(data, final=True)
+            assert len(text) > MIB
+            del text
+            assert tracemalloc.get_traced_memory()[0] < MIB // 4
+    finally:
+        tracemalloc.stop()
+
+
+def numbered_gaps(first: int, count: int) -> tuple[bytes, str]:
+    """Lines with a gap, each numbered: no two calls' texts agree at any offset (a str's block reused from the
+    last call's text cannot pass for this one's)."""
+    data = b"".join(b"%07d\x1b[1000Cy\n" % (first + i) for i in range(count))
+    return data, "".join("%07d%sy\n" % (first + i, " " * 1000) for i in range(count))
+
+
+def test_calls_that_grow_and_shrink(impl) -> None:
+    """Calls of 1.1 to 5.5 MB of text, then small ones, on one decoder: each str is its own call's text (a head
+    in a str is sized from the calls before it, and grows past that size or is cut to the text).
+    ``final=True`` leaves the decoder as new but for what the core keeps to size the next str."""
+    decoder = impl.TranscriptDecoder(max_line_cells=2_000_000, max_live_cells=4_000_000)
+    for first, count in ((0, 1100), (10**6, 3300), (2 * 10**6, 1100), (3 * 10**6, 5500), (4 * 10**6, 2)):
+        data, text = numbered_gaps(first, count)
+        assert decoder.decode(data, final=True) == text
+    # after a call of 1.1 MB, lines of 1.1 M cells each: one line is more than an eighth of the str's size
+    decoder = impl.TranscriptDecoder(max_line_cells=2_000_000, max_live_cells=4_000_000)
+    assert decoder.decode(REPEATS, final=True) == REPEATS_TEXT
+    long_line = b"x" + b"\x1b[1000Cx" * 1100 + b"\n"
+    assert decoder.decode(long_line * 3, final=True) == ("x" + (" " * 1000 + "x") * 1100 + "\n") * 3
+
+
+def test_a_large_output_in_any_chunks(impl) -> None:
+    """The same text whether a call's head passes 1 MiB once, many times, or never."""
+    one_call = impl.TranscriptDecoder().decode(GAPS + REPEATS, final=True)
+    assert one_call == GAPS_TEXT + REPEATS_TEXT
+    for size in (4096, 300_000, 1_500_000):
+        data = GAPS + REPEATS
+        assert decode_chunks(impl.TranscriptDecoder, [data[i : i + size] for i in range(0, len(data), size)]) == (
+            one_call
+        )
+
+
+def test_a_batch_item_of_more_than_a_mebibyte(impl) -> None:
+    assert impl.sanitize_batch([b"a\n", GAPS, b"b\n"]) == ["a\n", GAPS_TEXT, "b\n"]
