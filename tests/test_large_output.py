@@ -9,6 +9,7 @@ the str returned must be well formed, and no reference may be left behind."""
 
 from __future__ import annotations
 
+import ctypes
 import sys
 import tracemalloc
 
@@ -17,6 +18,21 @@ import pytest
 from helpers import decode_chunks
 
 MIB = 1 << 20
+
+_as_utf8 = ctypes.pythonapi.PyUnicode_AsUTF8
+_as_utf8.argtypes = [ctypes.py_object]
+_as_utf8.restype = ctypes.c_char_p
+
+
+def assert_well_formed(text: str, expected: str) -> None:
+    """``text`` is ``expected``, says it is ASCII only if it is, is NUL-terminated at its length as the C API
+    promises (PyUnicode_AsUTF8 read up to the NUL: the core may leave room after the text in the str's
+    block), and nothing but the caller holds it."""
+    assert text == expected
+    assert text.isascii() == expected.isascii()
+    if text.isascii():
+        assert _as_utf8(text) == expected.encode()
+    assert sys.getrefcount(text) == 2  # this argument and getrefcount's own: the core kept no reference
 
 GAPS = b"x\x1b[1000Cy\n" * 1100  # lines with a gap (a cursor move past the end): 1,103 characters each
 GAPS_TEXT = ("x" + " " * 1000 + "y\n") * 1100
@@ -46,10 +62,7 @@ REPEATS_TEXT = ("x" * 1024 + "\n") * 1100
 def test_a_call_of_more_than_a_mebibyte(impl, data: bytes, expected: str, options: dict) -> None:
     assert len(expected) > MIB  # (the case reaches a head in a str)
     decoder = impl.TranscriptDecoder(**options)
-    text = decoder.decode(data, final=True)
-    assert text == expected
-    assert text.isascii() == expected.isascii()
-    assert sys.getrefcount(text) == 2  # the name and the argument: the core kept no reference
+    assert_well_formed(decoder.decode(data, final=True), expected)
 
 
 def test_no_large_str_outlives_its_call(impl) -> None:
@@ -81,12 +94,30 @@ def test_calls_that_grow_and_shrink(impl) -> None:
     decoder = impl.TranscriptDecoder(max_line_cells=2_000_000, max_live_cells=4_000_000)
     for first, count in ((0, 1100), (10**6, 3300), (2 * 10**6, 1100), (3 * 10**6, 5500), (4 * 10**6, 2)):
         data, text = numbered_gaps(first, count)
-        assert decoder.decode(data, final=True) == text
+        assert_well_formed(decoder.decode(data, final=True), text)
     # after a call of 1.1 MB, lines of 1.1 M cells each: one line is more than an eighth of the str's size
     decoder = impl.TranscriptDecoder(max_line_cells=2_000_000, max_live_cells=4_000_000)
     assert decoder.decode(REPEATS, final=True) == REPEATS_TEXT
     long_line = b"x" + b"\x1b[1000Cx" * 1100 + b"\n"
     assert decoder.decode(long_line * 3, final=True) == ("x" + (" " * 1000 + "x") * 1100 + "\n") * 3
+
+
+def test_a_str_block_holds_at_most_a_sixteenth_more(impl) -> None:
+    """The core may leave room after a call's text in its str's block, at most a 16th of it, so that the next
+    call's str is the same size (benchmarks/README.md, round 27); calls a little shorter than the last keep
+    the block, and each text still ends with a NUL (PyUnicode_AsUTF8 reads up to it)."""
+    decoder = impl.TranscriptDecoder()
+    for first, count in ((0, 1100), (10**6, 1100), (2 * 10**6, 1098), (3 * 10**6, 1096), (4 * 10**6, 1100)):
+        data, expected = numbered_gaps(first, count)
+        tracemalloc.start()
+        try:
+            text = decoder.decode(data, final=True)
+            held = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        assert held <= len(text) * 16 // 15 + 4096  # (text >= 15/16 of the block)
+        assert text == expected and _as_utf8(text) == expected.encode()
+        del text
 
 
 def test_a_large_output_in_any_chunks(impl) -> None:

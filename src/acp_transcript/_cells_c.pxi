@@ -642,19 +642,20 @@ cdef int head_in_str(Buf *buf, Py_ssize_t size) except -1 with gil:
     """head_reserve past HEAD_MALLOC_MAX: the head moves into a one-byte str (the first time, its bytes copied
     once), which then grows by realloc (PyUnicode_Resize), in place at the heap's top or by moving pages.
 
-    The str is made the size of the longest recent one (``hint``) and grows by an eighth past it: the text a
-    call returns is then the size of the block the caller freed after the last call, and glibc serves it from
-    that block. Doubling past it, or any slack, asked for a block larger than every one freed so far, which
-    glibc maps fresh: a page fault per 4 KiB written (2,000 a call of huge cursor moves, most of its time;
-    benchmarks/README.md, round 27)."""
+    The str's block is made the same size call after call, so that the allocator serves it from the block
+    the caller freed after the last call: the longest recent text (``hint``) and a 32nd, in 64 KiB steps, is
+    its first size, it grows by an eighth past that, and buf_take keeps up to a 16th of it unused rather
+    than give the tail back. glibc maps a block larger than every one it has unmapped so far from fresh
+    pages, a page fault per 4 KiB written: doubling, or a str cut to its text after each call, did that at
+    every call (2,000 faults a call of huge cursor moves, most of its time; benchmarks/README.md, round 27)."""
     cdef Py_ssize_t cap
     cdef str text
     if buf.hstr == NULL:
         cap = buf.hcap * 2 if buf.hcap else HEAD_MALLOC_MAX  # (a head still NULL: the first text is this large)
         while cap < size:
             cap *= 2
-        if cap < buf.hint:
-            cap = buf.hint
+        if cap < buf.hint + buf.hint // 32:
+            cap = (buf.hint + buf.hint // 32 + 0xFFFF) & ~<Py_ssize_t>0xFFFF
         text = PyUnicode_New(cap, 0x7F)
         if buf.hlen:
             memcpy(PyUnicode_DATA(text), buf.head, buf.hlen)
@@ -978,8 +979,12 @@ cdef str buf_take(Buf *buf):
     """The buffer (head, then data) as a str of the narrowest kind; the buffer is emptied."""
     cdef Py_ssize_t n = buf.len, h = buf.hlen, i
     cdef str text
-    if buf.hstr != NULL and not n:  # all of it in a str's head: that str, cut to its length
-        PyUnicode_Resize(&buf.hstr, h)
+    if buf.hstr != NULL and not n:  # all of it in a str's head: that str, at its length
+        if buf.hcap - h > buf.hcap >> 4:
+            PyUnicode_Resize(&buf.hstr, h)
+        else:  # a 16th of the block unused at most: kept, the block stays the next call's size (head_in_str)
+            (<PyASCIIObject *>buf.hstr).length = h
+            buf.head[h] = 0
         note_hint(buf, h)
         text = <str>buf.hstr
         Py_DECREF(text)  # (the buffer's reference; ``text`` holds its own)

@@ -37,6 +37,10 @@ from ._options import parse_options, parse_size
 from ._screen_py import screen_size
 
 cdef extern from "Python.h":
+    # A compact ASCII str's header (CPython's unicodeobject.h): buf_take sets the length of a str it built,
+    # still its own, that keeps unused room at its end (as PyUnicode_Resize would, without the realloc).
+    ctypedef struct PyASCIIObject:
+        Py_ssize_t length
     bint PyUnicode_IS_ASCII(object o)
     int PyUnicode_Resize(PyObject **unicode, Py_ssize_t length) except -1
     const Py_ssize_t PY_SSIZE_T_MAX
