@@ -630,12 +630,11 @@ cdef int grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssi
 
 
 cdef int head_reserve(Buf *buf, Py_ssize_t size) except -1 nogil:
-    """Room for ``size`` bytes in the head: a malloc'd buffer up to HEAD_MALLOC_MAX, a str's data past it."""
-    if size <= buf.hcap:
-        return 0
-    if size <= HEAD_MALLOC_MAX:
-        return grow(<void **>&buf.head, &buf.hcap, size, 1, 1024)
-    return head_in_str(buf, size)
+    """Room for ``size`` bytes in the head, which has less: a malloc'd buffer up to HEAD_MALLOC_MAX, a str's
+    data past it."""
+    if size > HEAD_MALLOC_MAX:
+        return head_in_str(buf, size)
+    return grow(<void **>&buf.head, &buf.hcap, size, 1, 1024)
 
 
 cdef int head_in_str(Buf *buf, Py_ssize_t size) except -1 with gil:
