@@ -112,4 +112,6 @@ def seeds() -> list[bytes]:
     # whole line: the inputs whose cost the bounds are about.
     full = b"x" * 65536
     edits = [b"\x1b[65535b\r", b"\x1b[65000G\x1b[1K", b"\r\x1b[65535X", b"\r\x1b[1@", b"\r\x1b[1P", b"\x1b[2K"]
-    return small + [b"\x00\x00\x00" + full + edit * 64 for edit in edits]
+    # Text past 1 MiB in one call (round 27): huge moves and repeats, whose head is the str the call returns.
+    large = [b"x\x1b[1024C" * 9000, b"x\x1b[1024b\n" * 9000, b"x\x1b[1000Cy\n" * 12000]
+    return small + [b"\x00\x00\x00" + full + edit * 64 for edit in edits] + [b"\x00\x00\x00" + body for body in large]
