@@ -27,12 +27,11 @@ _as_utf8.restype = ctypes.c_char_p
 def assert_well_formed(text: str, expected: str) -> None:
     """``text`` is ``expected``, says it is ASCII only if it is, is NUL-terminated at its length as the C API
     promises (PyUnicode_AsUTF8 read up to the NUL: the core may leave room after the text in the str's
-    block), and nothing but the caller holds it."""
+    block)."""
     assert text == expected
     assert text.isascii() == expected.isascii()
     if text.isascii():
         assert _as_utf8(text) == expected.encode()
-    assert sys.getrefcount(text) == 2  # this argument and getrefcount's own: the core kept no reference
 
 GAPS = b"x\x1b[1000Cy\n" * 1100  # lines with a gap (a cursor move past the end): 1,103 characters each
 GAPS_TEXT = ("x" + " " * 1000 + "y\n") * 1100
@@ -62,7 +61,9 @@ REPEATS_TEXT = ("x" * 1024 + "\n") * 1100
 def test_a_call_of_more_than_a_mebibyte(impl, data: bytes, expected: str, options: dict) -> None:
     assert len(expected) > MIB  # (the case reaches a head in a str)
     decoder = impl.TranscriptDecoder(**options)
-    assert_well_formed(decoder.decode(data, final=True), expected)
+    text = decoder.decode(data, final=True)
+    assert_well_formed(text, expected)
+    assert sys.getrefcount(text) == 2  # the name and getrefcount's argument: the core kept no reference
 
 
 def test_no_large_str_outlives_its_call(impl) -> None:
@@ -93,8 +94,10 @@ def test_calls_that_grow_and_shrink(impl) -> None:
     ``final=True`` leaves the decoder as new but for what the core keeps to size the next str."""
     decoder = impl.TranscriptDecoder(max_line_cells=2_000_000, max_live_cells=4_000_000)
     for first, count in ((0, 1100), (10**6, 3300), (2 * 10**6, 1100), (3 * 10**6, 5500), (4 * 10**6, 2)):
-        data, text = numbered_gaps(first, count)
-        assert_well_formed(decoder.decode(data, final=True), text)
+        data, expected = numbered_gaps(first, count)
+        text = decoder.decode(data, final=True)
+        assert_well_formed(text, expected)
+        assert sys.getrefcount(text) == 2
     # after a call of 1.1 MB, lines of 1.1 M cells each: one line is more than an eighth of the str's size
     decoder = impl.TranscriptDecoder(max_line_cells=2_000_000, max_live_cells=4_000_000)
     assert decoder.decode(REPEATS, final=True) == REPEATS_TEXT
