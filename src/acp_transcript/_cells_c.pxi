@@ -793,7 +793,7 @@ cdef int buf_put_tabbed(Buf *buf, const uint8_t *cells, Py_ssize_t n, uint8_t en
     if head and not buf.len:
         if buf.hlen + n + 1 <= buf.hcap:
             m = tabbed_text(cells, n, buf.head + buf.hlen)
-        elif buf.hstr != NULL and n <= buf.spare_cap:
+        elif buf.hstr != NULL and 0 < n <= buf.spare_cap:
             # A head in a str grows by what is written, not by the n it might be (head_in_str: the str stays
             # the size of the block the last one freed): the text goes through the spare head first.
             m = tabbed_text(cells, n, buf.spare)
@@ -891,7 +891,8 @@ cdef inline bint buf_put_printable(Buf *buf, const uint32_t *cells, Py_ssize_t n
     if buf.hlen + n + (end != 0) > buf.hcap:
         head_reserve(buf, buf.hlen + n + (end != 0))
     if not lead:  # (the usual row: the test and narrowing alone, as before rows had a lead here)
-        if not acp_narrow_printable(buf.head + buf.hlen, cells, n):
+        # (an empty row with no LF reserves nothing: the head may have no buffer, so no arithmetic on NULL)
+        if n and not acp_narrow_printable(buf.head + buf.hlen, cells, n):
             return False
     else:
         if not acp_narrow_printable(buf.head + buf.hlen + lead, cells + lead, n - lead):
