@@ -34,6 +34,10 @@ CASES = {
     # the same cells (max_jump) for two bytes less: the most output a byte buys at default options
     "huge moves by a 4-digit parameter (CUF 1024)": ("b''", "b'x\\x1b[1024C' * 8192"),
     "huge repeats by a 4-digit parameter (REP 1024)": ("b''", "b'x\\x1b[1024b' * 8192"),
+    # the same with a character past ASCII: the text is cells, not bytes (round 27)
+    "huge moves after a Latin-1 character (CUF 1024)": ("b''", "'\\u00e9\\x1b[1024C'.encode() * 7281"),
+    "huge repeats of a Latin-1 character (REP 1024)": ("b''", "'\\u00e9\\x1b[1024b'.encode() * 7281"),
+    "huge repeats of a wide character (REP 1024)": ("b''", "'\\u4e2d\\x1b[1024b'.encode() * 6553"),
     "tabs": ("b''", "b'x\\t' * 32768"),
     # the hostile rows of the security audit (README: Security); each block is repeated to the size
     "dense U+202E": ("b''", "'a\\u202eb'.encode() * 13107"),

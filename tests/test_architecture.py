@@ -103,6 +103,7 @@ ONLY_C = {
     ("TranscriptDecoder", "arrow_values"), ("TranscriptDecoder", "release_held"),
     ("TranscriptDecoder", "decode_item"), ("TranscriptDecoder", "check_initialised"),
     ("TranscriptDecoder", "feed_sliced"), ("TranscriptDecoder", "feed_base64"), ("TranscriptDecoder", "end_call"),
+    ("TranscriptDecoder", "feed_bounded"), ("TranscriptDecoder", "take_piece"),  # a call's text in pieces
     ("TranscriptDecoder", "feed"), ("TranscriptDecoder", "finish"),
     ("ScreenSink", "print_ascii"), ("ScreenSink", "print_cps"), ("ScreenSink", "__dealloc__"),
     ("ScreenSink", "prepare_cells"), ("ScreenSink", "base_char"),

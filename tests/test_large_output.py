@@ -9,12 +9,15 @@ the str returned must be well formed, and no reference may be left behind."""
 
 from __future__ import annotations
 
+import base64
 import ctypes
+import os
 import sys
 import tracemalloc
 
 import pytest
 
+from conftest import implementation
 from helpers import decode_chunks
 
 MIB = 1 << 20
@@ -136,3 +139,56 @@ def test_a_large_output_in_any_chunks(impl) -> None:
 
 def test_a_batch_item_of_more_than_a_mebibyte(impl) -> None:
     assert impl.sanitize_batch([b"a\n", GAPS, b"b\n"]) == ["a\n", GAPS_TEXT, "b\n"]
+
+
+# Text past the cells a decoder keeps between calls (1 Mi), not ASCII: cells, so feed_bounded stops a slice
+# once the output holds half of them, and the call's text is joined from pieces (round 27).
+E_ACUTE_LINES = "\u00e9\x1b[1023b\n".encode() * 1200
+E_ACUTE_TEXT = ("\u00e9" * 1024 + "\n") * 1200
+WIDE_LINES = "\u4e2d\x1b[1023b\n".encode() * 1200
+WIDE_TEXT = ("\u4e2d" * 1024 + "\n") * 1200
+
+
+@pytest.mark.parametrize(
+    ("data", "expected", "options"),
+    [
+        (E_ACUTE_LINES, E_ACUTE_TEXT, {}),
+        (WIDE_LINES, WIDE_TEXT, {}),
+        (b"x\x1b[1000Cy\n" * 500 + E_ACUTE_LINES, GAPS_TEXT[: 1003 * 500] + E_ACUTE_TEXT, {}),
+        ("\u00e9\x1b[78b\r\n".encode() * 20000, ("\u00e9" * 79 + "\n") * 20000, {"columns": 80, "rows": 24}),
+    ],
+    ids=["latin-1", "wide", "ascii-then-latin-1", "sized"],
+)
+def test_cells_past_a_piece(impl, data: bytes, expected: str, options: dict) -> None:
+    """One call, one base64 call and the same input in chunks give the same text, whichever way it is cut."""
+    text = impl.TranscriptDecoder(**options).decode(data, final=True)
+    assert text == expected
+    assert sys.getrefcount(text) == 2
+    encoded = base64.b64encode(data).decode()
+    assert impl.TranscriptDecoder(**options).decode_base64(encoded, final=True) == expected
+    assert decode_chunks(impl.TranscriptDecoder, [data[i : i + 70_000] for i in range(0, len(data), 70_000)],
+                         **options) == expected
+
+
+def _status_bytes(key: str) -> int:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith(key))
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="peak resident size is reset through /proc")
+@pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="AddressSanitizer keeps freed memory resident in its quarantine (fuzz/run.sh)")
+def test_a_call_stages_its_cells_in_pieces(request) -> None:
+    """A memory bound the output cannot show: a call whose text is 31 M characters past Latin-1's ASCII
+    stages it as cells a piece at a time (the pieces and the text: twice the text at peak), where it staged
+    four bytes of cells for every character (five times the text)."""
+    core = implementation(request, "c")
+    decoder = core.TranscriptDecoder()
+    data = "\u00e9\x1b[1023b\n".encode() * 30000
+    decoder.decode(data[:100_000], final=True)
+    with open("/proc/self/clear_refs", "w") as clear:  # "5": the peak resident size starts again from now
+        clear.write("5")
+    before = _status_bytes("VmRSS:")
+    text = decoder.decode(data, final=True)
+    assert len(text) == 1025 * 30000
+    assert _status_bytes("VmHWM:") - before < 3 * len(text)

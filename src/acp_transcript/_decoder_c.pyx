@@ -168,6 +168,7 @@ cdef class TranscriptDecoder:
     cdef Buf pol  # the policy's output, swapped with out
     cdef bint busy  # decoding with the GIL released: a second thread must not enter
     cdef uint8_t *scratch  # decode_base64's decoded bytes (one slice)
+    cdef Py_ssize_t feed_step  # bytes feed_bounded feeds between checks of the output's size
     cdef Py_ssize_t scratch_cap
 
     def __init__(
@@ -205,6 +206,7 @@ cdef class TranscriptDecoder:
         self.parser.sink = self.sink
         self.parser.stats = &self.stats[0]
         self.parser.max_string_bytes = options.max_string_bytes
+        self.feed_step = FEED_STEP_MAX
         self.reset()
 
     cdef Sink render_sink_for(self, options):
@@ -364,28 +366,41 @@ cdef class TranscriptDecoder:
         """Feed ``n`` bytes (or, when ``base64_chunk`` is given, its ``n`` characters, decoded a slice at a
         time) in slices of OUTPUT_SLICE bytes, taking each slice's output as a str as it is made: a call's
         staging buffers are then bounded by one slice's output, not the whole chunk's (the 60 MB chunk of
-        benchmarks/memory.py). The text is the same as for one piece, as for any chunking. Returns the
-        pieces so far, or None when one slice held everything."""
+        benchmarks/memory.py). A slice whose text outgrows the cells kept between calls (feed_released stops
+        early) is cut into more pieces the same way: input that makes a hundred characters a byte staged 4
+        bytes of cells for each of them (1 MB of `é` and huge `REP`s peaked at 461 MB). The text is the same as
+        for one piece, as for any chunking. Returns the pieces so far, or None when one slice held everything."""
         cdef list pieces = None
         cdef bint base64 = base64_chunk is not None
-        cdef Py_ssize_t start = 0, size, decoded, step = BASE64_SLICE if base64 else OUTPUT_SLICE
+        cdef Py_ssize_t start = 0, size, fed, m, step = BASE64_SLICE if base64 else OUTPUT_SLICE
+        cdef const uint8_t *src
         while start < n:
             size = n - start if n - start <= step else step
             if base64:
                 grow(<void **>&self.scratch, &self.scratch_cap, size // 4 * 3, 1, 4096)
-                decoded = base64_decode(data + start, size, self.scratch, start + size == n)
-                if decoded < 0:  # only a one-slice chunk gets here unchecked: nothing has been fed
+                m = base64_decode(data + start, size, self.scratch, start + size == n)
+                if m < 0:  # only a one-slice chunk gets here unchecked: nothing has been fed
                     raise base64_error(as_base64_bytes(base64_chunk))
-                self.feed_released(self.scratch, decoded)
+                src = self.scratch
             else:
-                self.feed_released(data + start, size)
+                src = data + start
+                m = size
+            fed = self.feed_released(src, m)
+            while fed < m:
+                pieces = self.take_piece(pieces)
+                fed += self.feed_released(src + fed, m - fed)
             start += size
             if start < n:
-                if pieces is None:
-                    pieces = []
-                piece = self.take_output(False)
-                if piece:
-                    pieces.append(piece)
+                pieces = self.take_piece(pieces)
+        return pieces
+
+    cdef list take_piece(self, list pieces):
+        """The output so far as one more piece of this call's text."""
+        if pieces is None:
+            pieces = []
+        piece = self.take_output(False)
+        if piece:
+            pieces.append(piece)
         return pieces
 
     cdef object end_call(self, list pieces, bint final):
@@ -397,23 +412,49 @@ cdef class TranscriptDecoder:
             return "".join(pieces)
         return text
 
-    cdef int feed_released(self, const uint8_t *data, Py_ssize_t n) except -1:
+    cdef Py_ssize_t feed_released(self, const uint8_t *data, Py_ssize_t n) except -1:
         """feed(), with the GIL released for inputs of GIL_FREE_BYTES or more (SPEC 6), so that threads
         decoding different streams run in parallel. The input stays exported (a bytearray cannot be resized
-        meanwhile), and ``busy`` refuses a second thread on the same decoder instead of corrupting it."""
+        meanwhile), and ``busy`` refuses a second thread on the same decoder instead of corrupting it.
+        Returns how many bytes it fed: all of them, or fewer once the output holds PIECE_CELLS cells (see
+        feed_bounded)."""
+        cdef Py_ssize_t fed
         if n < GIL_FREE_BYTES:
             if n:
                 self.feed(data, n)
-            return 0
+            return n
         if self.busy:
             raise RuntimeError("this TranscriptDecoder is decoding in another thread; use one per thread")
         self.busy = True
         try:
             with nogil:
-                self.feed(data, n)
+                fed = self.feed_bounded(data, n)
         finally:
             self.busy = False
-        return 0
+        return fed
+
+    cdef Py_ssize_t feed_bounded(self, const uint8_t *data, Py_ssize_t n) except -1 nogil:
+        """feed() a step at a time, stopping after the step that takes the output's cells to PIECE_CELLS, so
+        that they stay within KEEP_BUFFER and their buffer is kept between calls, where a call of huge
+        repeats of `é` grew it to 24 MB and freed it every time (fresh pages at every call: 4 MB/s). A step is
+        FEED_STEP_MAX bytes, or FEED_STEP_MIN (at most 128 cells a byte at default options) once a step made
+        more than 8 cells a byte: text that makes about a cell a byte pays no check every 4 KiB (plain ASCII
+        3-4% in 64 KiB calls). Text in the one-byte head does not count: past 1 MiB it is the str the call
+        returns (Buf.hstr), never copied again. Returns how many bytes it fed."""
+        cdef Py_ssize_t i = 0, m, cells
+        while i < n:
+            m = n - i if n - i <= self.feed_step else self.feed_step
+            cells = self.out.len
+            self.feed(data + i, m)
+            i += m
+            cells = self.out.len - cells
+            if cells > 8 * m:
+                self.feed_step = FEED_STEP_MIN
+            elif cells <= 2 * m:
+                self.feed_step = FEED_STEP_MAX
+            if self.out.len >= PIECE_CELLS:
+                break
+        return i
 
     def decode_base64(self, chunk, final=False):
         """Decode one independently encoded RFC 4648 chunk (strict) and feed its bytes.
