@@ -7,7 +7,8 @@ still alive, garbage collected): what one decoder costs between calls.
 
 - lines that grew and shrank: 200 lines each grown to 65 536 cells by REP, then cut back to one cell;
 - one 60 MB chunk: a single decode() call of 60 MB (then final=True);
-- 50 MB of LF with live_lines=2**40: the window is bounded by max_live_cells lines whatever live_lines says.
+- 50 MB of LF with live_lines=2**40: the window is bounded by max_live_cells lines whatever live_lines says;
+- one 1 MB call of huge REPs of é: 114 M characters of text, staged as cells a piece at a time (round 27).
 """
 
 from __future__ import annotations
@@ -32,12 +33,16 @@ elif case == "chunk":
 elif case == "lf":
     for _ in range(50):
         decoder.decode(b"\n" * (1 << 20))
+elif case == "amplified":
+    text = decoder.decode("\u00e9\x1b[1023b\n".encode() * 111111, final=True)  # 1 MB in: 114 M characters out
+    del text
 gc.collect()
 print(json.dumps({{"peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "after": int(open("/proc/self/statm").read().split()[1]) * 4096 / (1 << 20)}}))
 """
 
-CASES = {"grow": "lines that grew and shrank", "chunk": "one 60 MB chunk", "lf": "50 MB of LF, live_lines=2**40"}
+CASES = {"grow": "lines that grew and shrank", "chunk": "one 60 MB chunk", "lf": "50 MB of LF, live_lines=2**40",
+         "amplified": "one 1 MB call of huge REPs of é (114 M characters of text)"}
 
 
 def main() -> None:
