@@ -168,8 +168,8 @@ cdef class TranscriptDecoder:
     cdef Buf pol  # the policy's output, swapped with out
     cdef bint busy  # decoding with the GIL released: a second thread must not enter
     cdef uint8_t *scratch  # decode_base64's decoded bytes (one slice)
-    cdef Py_ssize_t feed_step  # bytes feed_bounded feeds between checks of the output's size
     cdef Py_ssize_t scratch_cap
+    cdef Py_ssize_t feed_step  # bytes feed_bounded feeds between checks of the output's size
 
     def __init__(
         self,
