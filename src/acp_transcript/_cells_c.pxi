@@ -47,7 +47,7 @@ ctypedef struct Buf:
     Py_ssize_t hlen
     Py_ssize_t hcap
     # A head past HEAD_MALLOC_MAX bytes is the data of a one-byte str that buf_take returns as it is (hstr, one
-    # reference, PyUnicode_Resize'd to fit), and the malloc'd head waits in ``spare``: output a hundred times
+    # reference; cut to its text, see buf_take), and the malloc'd head waits in ``spare``: output a hundred times
     # its input (huge cursor moves and repeats) is then written once, straight into the str, where it went to
     # the head, then was copied into a str, and the grown head was freed under the memory bound between calls,
     # so the next call's head and str came from fresh pages (benchmarks/README.md, round 27).
@@ -631,7 +631,7 @@ cdef int grow(void **data, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssi
 
 cdef int head_reserve(Buf *buf, Py_ssize_t size) except -1 nogil:
     """Room for ``size`` bytes in the head, which has less: a malloc'd buffer up to HEAD_MALLOC_MAX, a str's
-    data past it."""
+    data past it (a head in a str already holds more than HEAD_MALLOC_MAX, so it stays one)."""
     if size > HEAD_MALLOC_MAX:
         return head_in_str(buf, size)
     return grow(<void **>&buf.head, &buf.hcap, size, 1, 1024)
