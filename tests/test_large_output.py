@@ -36,6 +36,7 @@ def assert_well_formed(text: str, expected: str) -> None:
     if text.isascii():
         assert _as_utf8(text) == expected.encode()
 
+
 GAPS = b"x\x1b[1000Cy\n" * 1100  # lines with a gap (a cursor move past the end): 1,103 characters each
 GAPS_TEXT = ("x" + " " * 1000 + "y\n") * 1100
 REPEATS = b"x\x1b[1023b\n" * 1100  # REP of ASCII: 1,025 characters a line
@@ -122,7 +123,7 @@ def test_a_str_block_holds_at_most_a_sixteenth_more(impl) -> None:
         finally:
             tracemalloc.stop()
         assert held <= len(text) * 16 // 15 + 4096  # (text >= 15/16 of the block)
-        assert text == expected and _as_utf8(text) == expected.encode()
+        assert_well_formed(text, expected)
         del text
 
 
@@ -179,7 +180,7 @@ def _status_bytes(key: str) -> int:
 @pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
                     reason="AddressSanitizer keeps freed memory resident in its quarantine (fuzz/run.sh)")
 def test_a_call_stages_its_cells_in_pieces(request) -> None:
-    """A memory bound the output cannot show: a call whose text is 31 M characters past Latin-1's ASCII
+    """A memory bound the output cannot show: a call whose text is 31 M characters of Latin-1 past ASCII
     stages it as cells a piece at a time (the pieces and the text: twice the text at peak), where it staged
     four bytes of cells for every character (five times the text)."""
     core = implementation(request, "c")
