@@ -60,6 +60,8 @@ ONLY_C = {
     ("Parser", "linefeed_run"), ("Sink", "linefeeds"), ("RenderSink", "linefeeds"), ("LineWindow", "newlines"),
     ("RecordingSink", "print_ascii"), ("RecordingSink", "print_cps"),
     ("LineWindow", "write_ascii"), ("LineWindow", "prepare_write"),
+    # prepare_write for a line of bytes (ASCII and Latin-1, one byte a cell); the fallback's lines are str
+    ("LineWindow", "prepare_bytes"), ("LineWindow", "write_bytes"),
     # a tabbed run: the core's Sink does it piece by piece for every sink that does not take it at once; the
     # fallback's parser asks a sink whether it has print_tabbed (optional, as frame_limit)
     ("Sink", "print_tabbed"),

@@ -30,7 +30,9 @@ ctypedef struct Line:
     # in place (line_widen), once. A narrow line holds printable ASCII and, when it is not ``plain``, TAB and
     # FILL cells (kinds 1 and 2 fit a byte: tab-indented code and tab-separated columns stay on the bytes
     # path, round 10) and BLANK cells (0: the gap a cursor move leaves before text written past the end,
-    # round 26), so not every cell of it is written (bytes_written).
+    # round 26), so not every cell of it is written (bytes_written). It may also hold Latin-1 characters
+    # (U+00A0-U+00FF but U+00AD, acp_byte_text), one byte each (a line that has one is never ``plain``):
+    # accented text and huge moves or repeats of it stay bytes, as ASCII does (round 28).
     bint narrow
 
 ctypedef struct Buf:
@@ -42,7 +44,9 @@ ctypedef struct Buf:
     # ASCII text before data[0:len], one byte a character: the buffer holds head[0:hlen] + data[0:len]. Only
     # the writers of plain lines and plain strip text use it, and only while data is empty (buf_put_ascii), so
     # the order stays right; plain text then goes from input to str in bytes, without a widening into cells
-    # and a narrowing back (the throughput issue). Readers that need one UCS-4 array call buf_flatten.
+    # and a narrowing back (the throughput issue). Readers that need one UCS-4 array call buf_flatten. A line
+    # of bytes may put Latin-1 there too (buf_put_tabbed): maxchar then says so (over 0x7F, at most 0xFF), and
+    # a reader that needs ASCII checks it.
     uint8_t *head
     Py_ssize_t hlen
     Py_ssize_t hcap
@@ -379,6 +383,29 @@ cdef extern from *:
             k++;
         return k;
     }
+    /* The length of the run of text bytes at p (at most n) in a line of bytes: every byte but BLANK, TAB and
+       FILL (0-2; nothing else below 0x20, nor 0x7F-0x9F, is ever in one), so every byte from 0x20 on. Eight at
+       a time in a word: a byte below 0x20 borrows in b - 0x20 and b has no bit 7 (a borrow only spills into
+       the bytes after a hit, so a word without any is eight text bytes); then byte by byte. For lines that
+       hold Latin-1 (tabbed_text), whose runs are long: huge repeats of an `é` are 65,536 of them. Four words a
+       step, as acp_blank_byte_run. */
+    #define ACP_BELOW_SPACE(w) (((w) - 0x2020202020202020ULL) & ~(w) & 0x8080808080808080ULL)
+    static inline Py_ssize_t acp_text_byte_run(const uint8_t *p, Py_ssize_t n) {
+        Py_ssize_t k = 0;
+        while (k + 32 <= n) {
+            uint64_t a, b, c, d;
+            memcpy(&a, p + k, 8);
+            memcpy(&b, p + k + 8, 8);
+            memcpy(&c, p + k + 16, 8);
+            memcpy(&d, p + k + 24, 8);
+            if (ACP_BELOW_SPACE(a) | ACP_BELOW_SPACE(b) | ACP_BELOW_SPACE(c) | ACP_BELOW_SPACE(d))
+                break;
+            k += 32;
+        }
+        while (k < n && p[k] >= 0x20)
+            k++;
+        return k;
+    }
     /* acp_count_written for a line of bytes: how many of n bytes are not BLANK (0). */
     static inline Py_ssize_t acp_count_written_bytes(const uint8_t *p, Py_ssize_t n) {
         Py_ssize_t count = 0;
@@ -412,6 +439,20 @@ cdef extern from *:
         for (Py_ssize_t i = 0; i < n; i++)
             count += (c[i] != 0u) & (c[i] != 3u);
         return (Py_ssize_t)count;
+    }
+    /* Can a line of bytes hold these n cells: is each printable ASCII or Latin-1 (U+00A0-U+00FF) but U+00AD,
+       the one there that the Unicode policy may change? Their bits are OR-ed into *seen (what the line's
+       ``plain`` needs). An early exit: text past Latin-1 (CJK, box drawing) is answered by its first cell. */
+    static inline int acp_byte_text(const uint32_t *c, Py_ssize_t n, uint32_t *seen) {
+        uint32_t bits = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            uint32_t x = c[i];
+            if (!((x - 0x20u < 0x5Fu) | ((x - 0xA0u < 0x60u) & (x != 0xADu))))
+                return 0;
+            bits |= x;
+        }
+        *seen |= bits;
+        return 1;
     }
     /* Are all n cells printable ASCII (0x20-0x7E)? No early exit, so that it vectorises. */
     static inline int acp_printable_ascii(const uint32_t *c, Py_ssize_t n) {
@@ -594,6 +635,7 @@ cdef extern from *:
     """
     Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) nogil
     bint acp_printable_ascii(const uint32_t *c, Py_ssize_t n) nogil
+    bint acp_byte_text(const uint32_t *c, Py_ssize_t n, uint32_t *seen) nogil
     Py_ssize_t acp_count_written(const uint32_t *c, Py_ssize_t n) nogil
     Py_ssize_t acp_count_held(const uint32_t *c, Py_ssize_t n) nogil
     void acp_widen(uint32_t *dst, const uint8_t *src, Py_ssize_t n) nogil
@@ -604,6 +646,7 @@ cdef extern from *:
     void acp_spaces(uint32_t *dst, Py_ssize_t n) nogil
     Py_ssize_t acp_blank_run(const uint32_t *c, Py_ssize_t n) nogil
     Py_ssize_t acp_blank_byte_run(const uint8_t *p, Py_ssize_t n) nogil
+    Py_ssize_t acp_text_byte_run(const uint8_t *p, Py_ssize_t n) nogil
     Py_ssize_t acp_count_written_bytes(const uint8_t *p, Py_ssize_t n) nogil
     Py_ssize_t acp_copy_ordinary(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen) nogil
     Py_ssize_t acp_copy_ordinary_cells(uint32_t *dst, const uint32_t *src, Py_ssize_t n, uint32_t *seen, int blanks) nogil
@@ -655,7 +698,7 @@ cdef int head_in_str(Buf *buf, Py_ssize_t size) except -1 with gil:
             cap *= 2
         if cap < buf.hint + buf.hint // 32:
             cap = (buf.hint + buf.hint // 32 + 0xFFFF) & ~<Py_ssize_t>0xFFFF
-        text = PyUnicode_New(cap, 0x7F)
+        text = PyUnicode_New(cap, 0xFF if buf.maxchar > 0x7F else 0x7F)  # (Latin-1 if it holds any)
         if buf.hlen:
             memcpy(PyUnicode_DATA(text), buf.head, buf.hlen)
         Py_INCREF(text)
@@ -735,13 +778,15 @@ cdef inline int buf_put_ascii(Buf *buf, const uint8_t *text, Py_ssize_t n, uint8
 cdef const uint8_t *TAB_SPAN = b"\x01\x02\x02\x02\x02\x02\x02\x02"
 
 
-cdef Py_ssize_t tabbed_text(const uint8_t *cells, Py_ssize_t n, uint8_t *dst) noexcept nogil:
-    """line_text of a narrow line that holds tab spans or blanks, as bytes into ``dst`` (room for n); returns
-    how many. The same rule as line_text's loop: a TAB followed by FILLs up to the next tab stop is one \\t,
-    any other TAB or FILL a blank, and a blank a space unless only blanks follow."""
+cdef Py_ssize_t tabbed_text(const uint8_t *cells, Py_ssize_t n, uint8_t *dst, bint *latin1) noexcept nogil:
+    """line_text of a narrow line that holds tab spans, blanks or Latin-1, as bytes into ``dst`` (room for n);
+    returns how many, and sets ``*latin1`` if one of them is over 0x7F. The same rule as line_text's loop: a
+    TAB followed by FILLs up to the next tab stop is one \\t, any other TAB or FILL a blank, and a blank a
+    space unless only blanks follow."""
     cdef Py_ssize_t i = 0, o = 0, j, k, need, pending = 0
     cdef bint tab
     cdef uint8_t b
+    latin1[0] = False
     while i < n:
         b = cells[i]
         if 0x20 <= b < 0x7F:  # printable ASCII (a narrow line has no other bytes but BLANK, TAB and FILL;
@@ -758,6 +803,17 @@ cdef Py_ssize_t tabbed_text(const uint8_t *cells, Py_ssize_t n, uint8_t *dst) no
                     dst[o + j] = cells[i + j]
             o += k
             i += k
+            continue
+        if b >= 0xA0:  # a Latin-1 character (acp_byte_text), and the text after it (ASCII or Latin-1) at once
+            if pending:
+                memset(dst + o, 0x20, pending)
+                o += pending
+                pending = 0
+            k = acp_text_byte_run(cells + i, n - i)
+            memcpy(dst + o, cells + i, k)
+            o += k
+            i += k
+            latin1[0] = True
             continue
         if b == TAB:
             need = 7 - i % 8
@@ -786,29 +842,33 @@ cdef Py_ssize_t tabbed_text(const uint8_t *cells, Py_ssize_t n, uint8_t *dst) no
 
 
 cdef int buf_put_tabbed(Buf *buf, const uint8_t *cells, Py_ssize_t n, uint8_t end, bint head) except -1 nogil:
-    """A narrow line with tab spans as text (tabbed_text), then ``end`` unless it is 0: in the head when
-    ``head`` allows it and data is empty (as buf_put_ascii), else in data, widened in place from the end."""
+    """A narrow line with tab spans, blanks or Latin-1 as text (tabbed_text), then ``end`` unless it is 0: in
+    the head when ``head`` allows it and data is empty (as buf_put_ascii), else in data, widened in place from
+    the end."""
     cdef Py_ssize_t m, i
     cdef uint8_t *text
+    cdef bint latin1
     if head and not buf.len:
         if buf.hlen + n + 1 <= buf.hcap:
-            m = tabbed_text(cells, n, buf.head + buf.hlen)
+            m = tabbed_text(cells, n, buf.head + buf.hlen, &latin1)
         elif buf.hstr != NULL and 0 < n <= buf.spare_cap:
             # A head in a str grows by what is written, not by the n it might be (head_in_str: the str stays
             # the size of the block the last one freed): the text goes through the spare head first.
-            m = tabbed_text(cells, n, buf.spare)
+            m = tabbed_text(cells, n, buf.spare, &latin1)
             head_reserve(buf, buf.hlen + m + 1)
             memcpy(buf.head + buf.hlen, buf.spare, m)
         else:
             head_reserve(buf, buf.hlen + n + 1)
-            m = tabbed_text(cells, n, buf.head + buf.hlen)
+            m = tabbed_text(cells, n, buf.head + buf.hlen, &latin1)
         if end:
             buf.head[buf.hlen + m] = end
         buf.hlen += m + (end != 0)
+        if latin1 and buf.hstr != NULL and buf.maxchar < 0x80:
+            head_str_latin1(buf)
     else:
         buf_reserve(buf, n + 1)
         text = <uint8_t *>(buf.data + buf.len)  # the bytes, then each widened from the last (as line_widen)
-        m = tabbed_text(cells, n, text)
+        m = tabbed_text(cells, n, text, &latin1)
         i = m
         while i > 0:
             i -= 1
@@ -816,11 +876,27 @@ cdef int buf_put_tabbed(Buf *buf, const uint8_t *cells, Py_ssize_t n, uint8_t en
         if end:
             buf.data[buf.len + m] = end
         buf.len += m + (end != 0)
-    if m and buf.maxchar < 0x7E:
+    if latin1:  # (0xFF stands for any Latin-1: maxchar only selects the str's kind, see buf_take)
+        if buf.maxchar < 0xFF:
+            buf.maxchar = 0xFF
+    elif m and buf.maxchar < 0x7E:
         buf.maxchar = 0x7E
     elif end > buf.maxchar:
         buf.maxchar = end
     return 0
+
+
+cdef void head_str_latin1(Buf *buf) noexcept with gil:
+    """A head in an ASCII str that now holds Latin-1 moves into a Latin-1 str of the same size (its bytes
+    copied once): a str's kind is fixed when it is made, and it must be the narrowest that holds its text.
+    head_in_str makes a Latin-1 str from the start when the head already holds Latin-1, so this is once a call
+    at most, when the first Latin-1 character comes after the head passed HEAD_MALLOC_MAX."""
+    cdef object text = PyUnicode_New(buf.hcap, 0xFF)
+    memcpy(PyUnicode_DATA(text), buf.head, buf.hlen)
+    Py_INCREF(text)
+    Py_DECREF(<object>buf.hstr)
+    buf.hstr = <PyObject *>text
+    buf.head = <uint8_t *>PyUnicode_DATA(text)
 
 
 cdef inline int buf_put_lf(Buf *buf, bint head) except -1 nogil:
@@ -919,6 +995,15 @@ cdef int buf_flatten(Buf *buf) except -1 nogil:
     if buf.hstr != NULL:
         buf_drop_str(buf)
     return 0
+
+
+cdef uint32_t head_maxchar(const Buf *buf) noexcept nogil:
+    """What the head alone tells maxchar: 0 if empty, 0x7F if ASCII, 0xFF if it holds Latin-1 (a scan)."""
+    cdef Py_ssize_t i
+    for i in range(buf.hlen):
+        if buf.head[i] > 0x7F:
+            return 0xFF
+    return 0x7F if buf.hlen else 0
 
 
 cdef inline void note_char(Buf *buf, uint32_t cp) noexcept nogil:

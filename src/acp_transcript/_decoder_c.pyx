@@ -705,7 +705,9 @@ cdef class TranscriptDecoder:
 
     cdef int decode_item(self, const uint8_t *data, Py_ssize_t n, Buf *acc) except -1 nogil:
         """One item of a batch, from a fresh stream to its end; its text (policy applied) appended to acc: to
-        acc's head if it is all one-byte ASCII text, else to acc's data (never both for one item)."""
+        acc's head if it is all one-byte ASCII text, else to acc's data (never both for one item). acc's head
+        holds ASCII only (the batch makes its strs with ascii_str, the Arrow writer copies it as UTF-8), so an
+        item whose head holds Latin-1 (a line of bytes, buf_put_tabbed) goes to acc's data."""
         cdef Buf *out = &self.out
         cdef Py_ssize_t i
         if n:
@@ -715,7 +717,7 @@ cdef class TranscriptDecoder:
         if out.flags & NEEDS_POLICY or (out.flags & INVISIBLE and self.upolicy == POLICY_STRICT):
             policy_into(out, &self.pol, self.upolicy, self.stats)
             out = &self.pol
-        if not out.len:
+        if not out.len and out.maxchar < 0x80:
             # All of it (if anything) in the one-byte head, ASCII: onto acc's head, so that it goes from
             # input to str as bytes (the throughput issue; the caller sees acc.hlen move)
             if out.hlen:
@@ -768,7 +770,7 @@ cdef class TranscriptDecoder:
                 for i in range(self.nheld):
                     self.held[i] = out.data[j - 1 + i]
                 out.len = j - 1
-                out.maxchar = 0x7F if out.hlen else 0  # recomputed: a str must be built at its narrowest kind
+                out.maxchar = head_maxchar(out)  # recomputed: a str must be built at its narrowest kind
                 for i in range(out.len):
                     if out.data[i] > out.maxchar:
                         out.maxchar = out.data[i]

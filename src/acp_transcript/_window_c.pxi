@@ -268,6 +268,22 @@ cdef class LineWindow:
             self.cells += stop - size
         return 0
 
+    cdef inline int prepare_bytes(self, Line *line, Py_ssize_t n) except -1 nogil:
+        """prepare_write for a line of bytes that stays one: room for n bytes at the cursor, the gap before it
+        padded with BLANK bytes, and what this overwrites is the overlap's written bytes."""
+        cdef Py_ssize_t col = self.col
+        line_reserve(line, col + n)
+        if col > line.len:
+            self.cells += col - line.len
+            pad_bytes(line, col)
+        if col + n > line.len:
+            self.stats[S_OVERWRITTEN] += bytes_written(line, col, line.len)
+            self.cells += col + n - line.len
+            line.len = col + n
+        else:
+            self.stats[S_OVERWRITTEN] += bytes_written(line, col, col + n)
+        return 0
+
     cdef int write_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t part
         cdef Line *line = self.cursor_line()
@@ -298,17 +314,8 @@ cdef class LineWindow:
                 self.write_chunked(NULL, text, part)
             elif line.narrow:
                 # ASCII over a line of bytes (a redrawn progress frame), after its end or past it: it stays
-                # bytes, and what this overwrites is the overlap's written bytes
-                line_reserve(line, self.col + part)
-                if self.col > line.len:
-                    self.cells += self.col - line.len
-                    pad_bytes(line, self.col)
-                if self.col + part > line.len:
-                    self.stats[S_OVERWRITTEN] += bytes_written(line, self.col, line.len)
-                    self.cells += self.col + part - line.len
-                    line.len = self.col + part
-                else:
-                    self.stats[S_OVERWRITTEN] += bytes_written(line, self.col, self.col + part)
+                # bytes
+                self.prepare_bytes(line, part)
                 memcpy(<uint8_t *>line.cells + self.col, text, part)
             else:
                 self.prepare_write(part)
@@ -391,6 +398,8 @@ cdef class LineWindow:
             line = self.cursor_line()
             if line.chunked != NULL or (self.col < line.len and self.chunked(line)):
                 self.write_chunked(cps, NULL, part)
+            elif line.narrow and cps[0] <= 0xFF and self.write_bytes(line, cps, part):
+                pass  # (the first cell answers for text past Latin-1 here: write_bytes is out of line)
             else:
                 self.prepare_write(part)
                 # (colored text stays plain; text that reaches write() mostly starts past ASCII, and the
@@ -403,6 +412,19 @@ cdef class LineWindow:
             n -= part
             self.enforce_limits()
         return 0
+
+    cdef int write_bytes(self, Line *line, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
+        """write()'s part on a line of bytes, if every cell is ASCII or Latin-1 (acp_byte_text): the line stays
+        bytes (accented text, huge moves after an `é`: cells were four times the bytes written, then copied
+        and narrowed again on the way out; round 28). Returns 1, or 0 with nothing written."""
+        cdef uint32_t seen = 0
+        if not acp_byte_text(cps, n, &seen):
+            return 0
+        self.prepare_bytes(line, n)
+        if seen > 0x7F:
+            line.plain = False
+        acp_narrow1(<uint8_t *>line.cells + self.col, cps, n)
+        return 1
 
     cdef int newline(self) except -1 nogil:
         self.col = 0
@@ -583,6 +605,13 @@ cdef class LineWindow:
             elif 0x20 <= char < 0x7F:
                 # printable ASCII as bytes (write_ascii): a line of bytes stays one, as for the same text
                 # printed (huge REPs: benchmarks/README.md, round 26)
+                memset(scratch, char, part)
+                self.write_ascii(<const uint8_t *>scratch, part)
+            elif line.narrow and 0xA0 <= char <= 0xFF and char != 0xAD:
+                # Latin-1 on a line of bytes (write()'s acp_byte_text): it stays one (round 28). write_ascii
+                # writes it on this line, which has room (and a cell limit it triggers then commits the line
+                # as it is, not plain)
+                line.plain = False
                 memset(scratch, char, part)
                 self.write_ascii(<const uint8_t *>scratch, part)
             else:
