@@ -12,6 +12,8 @@ FRAGMENTS = [
     b"\x9f", b"\x98", b"\x80", b"\xff", b"\xed\xa0\x80", "\u202e".encode(), "\u2028".encode(), "\U0001f3f4".encode(),
     "\U000e0067".encode(), "\U000e007f".encode(), "\u200b".encode(), b"hello", b"world ", b"\x1b[31m", b"\x1b[0m",
     b"\x1b]0;t\x07", b"\x1b[2K\r", b"\x1b[?1049h", b"\x1b[?1049l", b"\x1b[2J", b"\x1b[1;1H",
+    # Latin-1 on lines of bytes (round 28): the range's ends, U+00AD (not on them), the first character past it
+    "\u00e9".encode(), "\u00a0".encode(), "\u00ff".encode(), "\u00ad".encode(), "\u0100".encode(),
 ]
 
 options = st.fixed_dictionaries(
