@@ -729,8 +729,9 @@ cdef class TranscriptDecoder:
             if out.hlen:  # (the head may have no buffer: no arithmetic on NULL)
                 acp_widen(acc.data + acc.len, out.head, out.hlen)
                 acc.len += out.hlen
-            memcpy(acc.data + acc.len, out.data, out.len * sizeof(uint32_t))
-            acc.len += out.len
+            if out.len:  # (none when the item's text is all in a head of Latin-1: data may be NULL)
+                memcpy(acc.data + acc.len, out.data, out.len * sizeof(uint32_t))
+                acc.len += out.len
         if out.maxchar > acc.maxchar:
             acc.maxchar = out.maxchar
         buf_clear(&self.out)
