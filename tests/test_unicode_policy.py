@@ -127,3 +127,16 @@ def test_the_fallbacks_first_search_never_skips_a_character_the_policy_acts_on(p
     below = "".join(map(chr, range(0xD800 if lowest > 0xD800 else lowest)))
     assert _unicode_policy._PATTERNS[policy].search(below) is None
     assert _unicode_policy.apply_policy(chr(lowest), policy, None) == f"<U+{lowest:04X}>"
+
+
+@pytest.mark.parametrize("policy", ["standard", "strict", "off"])
+def test_the_fallbacks_candidate_search_never_skips_a_character_the_policy_acts_on(policy):
+    """Past that bound the fallback searches a class of a few ranges first (round 28), and the exact class
+    only from its first match: every character of Unicode that the candidate class does not hold, searched
+    with the exact class, gives nothing, so the candidates hold every character the policy acts on."""
+    from acp_transcript import _unicode_policy
+
+    everything = "".join(chr(code) for code in range(0x110000) if not 0xD800 <= code <= 0xDFFF)
+    rest = _unicode_policy._CANDIDATES[policy].sub("", everything)
+    assert len(rest) < len(everything)
+    assert _unicode_policy._PATTERNS[policy].search(rest) is None
