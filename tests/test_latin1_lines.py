@@ -58,6 +58,19 @@ def test_latin1_on_a_line_of_bytes(impl, data: str, options: dict, expected: str
     assert decode_chunks(impl.TranscriptDecoder, pieces, **options) == expected
 
 
+@pytest.mark.parametrize("run", range(0, 70))
+def test_latin1_runs_of_every_length_before_a_gap_and_a_tab(impl, run: int) -> None:
+    """tabbed_text copies a Latin-1 character and the text after it as one run, found 32 bytes at a time
+    then byte by byte (acp_text_byte_run): a run of each length up to two steps and more, ASCII in it, then a
+    gap, then a tab span, then text."""
+    text = ("\u00e9" + "a\u00ff" * 40)[: run + 1]
+    data = f"{text}\x1b[3C|\t{text}\n".encode()
+    expected = f"{text}   |" + " " * (8 - (len(text) + 4) % 8) + f"{text}\n"
+    keep = text + "   |\t" + text + "\n"
+    assert_well_formed(impl.TranscriptDecoder(tabs="expand").decode(data, final=True), expected)
+    assert_well_formed(impl.TranscriptDecoder().decode(data, final=True), keep)
+
+
 def test_live_and_committed_text_of_a_latin1_line(impl) -> None:
     decoder = impl.TranscriptDecoder(live_lines=2)
     assert decoder.decode("na\u00efve\n\u00e0 la carte".encode()) == ""
