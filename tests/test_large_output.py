@@ -1,8 +1,9 @@
 """Calls whose text passes 1 MiB (round 27). The core writes a call's ASCII text to a one-byte head; past
 HEAD_MALLOC_MAX bytes that head is the data of the str the call returns (Buf.hstr), grown in place and cut
 to length when taken, so huge cursor moves and repeats are written once instead of twice into fresh pages.
-``decode()`` feeds 1 MiB of input at a time and takes each slice's text, so only text longer than its input
-gets there: moves and repeats (REP, gaps, a sized screen's repeated rows), or a batch item. Every way
+Until round 28 ``decode()`` took each 1 MiB slice's text as a piece, so only text longer than its input got
+there: moves and repeats (REP, gaps, a sized screen's repeated rows), or a batch item; now any call's head
+text does, and Latin-1 on a line of bytes is head text too (tests/test_latin1_lines.py). Every way
 text reaches such a head and every way it is left (taken as the str, widened into cells by a character
 past ASCII, the Unicode policy, a batch item) must give the text a terminal shows, in both twins;
 the str returned must be well formed, and no reference may be left behind."""
@@ -143,7 +144,9 @@ def test_a_batch_item_of_more_than_a_mebibyte(impl) -> None:
 
 
 # Text past the cells a decoder keeps between calls (1 Mi), not ASCII: cells, so feed_bounded stops a slice
-# once the output holds half of them, and the call's text is joined from pieces (round 27).
+# once the output holds half of them, and the call's text is joined from pieces (round 27). Since round 28
+# Latin-1 on a line of bytes is head text, as ASCII is (tests/test_latin1_lines.py); wide characters and a
+# sized screen's rows are still cells.
 E_ACUTE_LINES = "\u00e9\x1b[1023b\n".encode() * 1200
 E_ACUTE_TEXT = ("\u00e9" * 1024 + "\n") * 1200
 WIDE_LINES = "\u4e2d\x1b[1023b\n".encode() * 1200
@@ -180,16 +183,47 @@ def _status_bytes(key: str) -> int:
 @pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
                     reason="AddressSanitizer keeps freed memory resident in its quarantine (fuzz/run.sh)")
 def test_a_call_stages_its_cells_in_pieces(request) -> None:
-    """A memory bound the output cannot show: a call whose text is 31 M characters of Latin-1 past ASCII
-    stages it as cells a piece at a time (the pieces and the text: twice the text at peak), where it staged
-    four bytes of cells for every character (five times the text)."""
+    """A memory bound the output cannot show: a call whose text is 15 M wide characters (two bytes each in
+    its str) stages it as cells a piece at a time (the pieces and the text: twice the text at peak), where it
+    staged four bytes of cells for every character (three times the text)."""
     core = implementation(request, "c")
     decoder = core.TranscriptDecoder()
-    data = "\u00e9\x1b[1023b\n".encode() * 30000
+    data = "\u4e2d\x1b[1023b\n".encode() * 15000
     decoder.decode(data[:100_000], final=True)
     with open("/proc/self/clear_refs", "w") as clear:  # "5": the peak resident size starts again from now
         clear.write("5")
     before = _status_bytes("VmRSS:")
     text = decoder.decode(data, final=True)
-    assert len(text) == 1025 * 30000
-    assert _status_bytes("VmHWM:") - before < 3 * len(text)
+    assert len(text) == 1025 * 15000
+    assert _status_bytes("VmHWM:") - before < 2.5 * 2 * len(text)
+
+
+@pytest.mark.parametrize("char", ["x", "\u00e9"], ids=["ascii", "latin-1"])
+def test_head_text_of_many_slices_is_one_str(impl, char: str) -> None:
+    """A call of several 1 MiB slices whose text is all one-byte head text is not cut at each slice: past 1 MiB
+    the head is the str the call returns, grown in place, where pieces of it were joined into one more copy
+    (round 28). Traced memory peaks near the text's size, not twice it."""
+    line = (char * 79 + "\n").encode()
+    data = line * (6 * MIB // len(line))
+    expected = data.decode()
+    decoder = impl.TranscriptDecoder()
+    tracemalloc.start()
+    try:
+        text = decoder.decode(data, final=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert_well_formed(text, expected)
+    if impl.__name__.endswith("_c"):  # (the fallback joins its lines: a copy of its own)
+        assert peak < 1.5 * len(text)
+
+
+def test_head_text_then_cells_then_head_text_in_one_call(impl) -> None:
+    """Head text past 1 MiB over several slices, then a wide character (cells: the next slice's end takes a
+    piece, head and cells together), then head text again: the same text as in small chunks."""
+    ascii_part = b"plain line of text\n" * 150_000
+    data = ascii_part + "\u4e2d wide\n".encode() + ascii_part + "caf\u00e9\n".encode() * 100_000
+    expected = data.decode()
+    text = impl.TranscriptDecoder().decode(data, final=True)
+    assert_well_formed(text, expected)
+    assert decode_chunks(impl.TranscriptDecoder, [data[i : i + 65536] for i in range(0, len(data), 65536)]) == expected

@@ -1,6 +1,7 @@
-"""A decode() call larger than a slice (the core feeds OUTPUT_SLICE = 1 MiB at a time and takes each slice's
-output as it goes, so staging stays bounded): the text is the same as for any other chunking, in both modes
-and for base64 chunks, and a bad base64 chunk is refused before any of it is fed."""
+"""A decode() call larger than a slice (the core decodes base64 about 1 MiB at a time, and takes its output
+as pieces once their cells reach half a million, so staging stays bounded; until round 28 it also took a
+piece every 1 MiB of input): the text is the same as for any other chunking, in both modes and for base64
+chunks, and a bad base64 chunk is refused before any of it is fed."""
 
 from __future__ import annotations
 

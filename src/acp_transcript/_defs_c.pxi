@@ -101,7 +101,6 @@ cdef enum:
     GIL_FREE_BYTES = 4096  # inputs this large are decoded with the GIL released (smaller: not worth it)
     BATCH_SLICE = 1024  # items of a batch decoded per release of the GIL
     BATCH_SLICE_BYTES = 1 << 18  # input bytes of a batch decoded per release of the GIL, at most (and an item)
-    OUTPUT_SLICE = 1 << 20  # input bytes per slice of a decode() call: its output is taken per slice
     BASE64_SLICE = (1 << 20) // 3 * 4  # base64 characters per slice: whole groups, about 1 MiB decoded
 
 # Output flags: which characters this call emitted that the Unicode policy must look at.
