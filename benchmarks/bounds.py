@@ -34,7 +34,7 @@ CASES = {
     # the same cells (max_jump) for two bytes less: the most output a byte buys at default options
     "huge moves by a 4-digit parameter (CUF 1024)": ("b''", "b'x\\x1b[1024C' * 8192"),
     "huge repeats by a 4-digit parameter (REP 1024)": ("b''", "b'x\\x1b[1024b' * 8192"),
-    # the same with a character past ASCII: the text is cells, not bytes (round 27)
+    # the same with a character past ASCII (round 27): Latin-1 is bytes since round 28, a wide one is cells
     "huge moves after a Latin-1 character (CUF 1024)": ("b''", "'\\u00e9\\x1b[1024C'.encode() * 7281"),
     "huge repeats of a Latin-1 character (REP 1024)": ("b''", "'\\u00e9\\x1b[1024b'.encode() * 7281"),
     "huge repeats of a wide character (REP 1024)": ("b''", "'\\u4e2d\\x1b[1024b'.encode() * 6553"),

@@ -8,7 +8,8 @@ still alive, garbage collected): what one decoder costs between calls.
 - lines that grew and shrank: 200 lines each grown to 65 536 cells by REP, then cut back to one cell;
 - one 60 MB chunk: a single decode() call of 60 MB (then final=True);
 - 50 MB of LF with live_lines=2**40: the window is bounded by max_live_cells lines whatever live_lines says;
-- one 1 MB call of huge REPs of é: 114 M characters of text, staged as cells a piece at a time (round 27).
+- one 1 MB call of huge REPs of é: 114 M characters of text, staged as cells a piece at a time in round 27,
+  written as bytes straight into the str the call returns since round 28.
 """
 
 from __future__ import annotations
