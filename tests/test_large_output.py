@@ -38,6 +38,18 @@ def assert_well_formed(text: str, expected: str) -> None:
         assert _as_utf8(text) == expected.encode()
 
 
+def traced_decode(decoder, data: bytes) -> tuple[str, int, int]:
+    """``decoder.decode(data, final=True)``, and the memory tracemalloc traced when it returned and at its
+    peak (str blocks: the core's own buffers are malloc'd and not traced)."""
+    tracemalloc.start()
+    try:
+        text = decoder.decode(data, final=True)
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return text, held, peak
+
+
 GAPS = b"x\x1b[1000Cy\n" * 1100  # lines with a gap (a cursor move past the end): 1,103 characters each
 GAPS_TEXT = ("x" + " " * 1000 + "y\n") * 1100
 REPEATS = b"x\x1b[1023b\n" * 1100  # REP of ASCII: 1,025 characters a line
@@ -117,12 +129,7 @@ def test_a_str_block_holds_at_most_a_sixteenth_more(impl) -> None:
     decoder = impl.TranscriptDecoder()
     for first, count in ((0, 1100), (10**6, 1100), (2 * 10**6, 1098), (3 * 10**6, 1096), (4 * 10**6, 1100)):
         data, expected = numbered_gaps(first, count)
-        tracemalloc.start()
-        try:
-            text = decoder.decode(data, final=True)
-            held = tracemalloc.get_traced_memory()[0]
-        finally:
-            tracemalloc.stop()
+        text, held, _ = traced_decode(decoder, data)
         assert held <= len(text) * 16 // 15 + 4096  # (text >= 15/16 of the block)
         assert_well_formed(text, expected)
         del text
@@ -206,13 +213,7 @@ def test_head_text_of_many_slices_is_one_str(impl, char: str) -> None:
     line = (char * 79 + "\n").encode()
     data = line * (6 * MIB // len(line))
     expected = data.decode()
-    decoder = impl.TranscriptDecoder()
-    tracemalloc.start()
-    try:
-        text = decoder.decode(data, final=True)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    text, _, peak = traced_decode(impl.TranscriptDecoder(), data)
     assert_well_formed(text, expected)
     if impl.__name__.endswith("_c"):  # (the fallback joins its lines: a copy of its own)
         assert peak < 1.5 * len(text)
