@@ -150,6 +150,31 @@ def test_a_batch_item_of_more_than_a_mebibyte(impl) -> None:
     assert impl.sanitize_batch([b"a\n", GAPS, b"b\n"]) == ["a\n", GAPS_TEXT, "b\n"]
 
 
+def test_batch_items_whose_text_is_a_str_already(impl) -> None:
+    """An item whose text is all head text past 1 MiB is handed over as the str the core wrote it into (round
+    28), between items that go through the batch's shared buffers, over several slices of the batch (one ends
+    after 256 KiB of input); each result is its own str, held by the list alone, and nothing outlives the
+    batch."""
+    latin1 = ("\u00e9\x1b[1023b\n".encode() * 1100, ("\u00e9" * 1024 + "\n") * 1100)
+    ascii_ = (REPEATS, REPEATS_TEXT)
+    wide = ("\u4e2d\x1b[1023b\n".encode() * 1100, ("\u4e2d" * 1024 + "\n") * 1100)
+    small = (b"a\x1b[31mb\n", "ab\n")
+    cases = [small, latin1, ascii_, small, wide, latin1, (b"", ""), ascii_, (b"\xe2\x80\xaez", "<U+202E>z"), small]
+    tracemalloc.start()
+    try:
+        results = impl.sanitize_batch([data for data, _ in cases])
+        for index, (_, expected) in enumerate(cases):
+            text = results[index]
+            assert_well_formed(text, expected)
+            if len(text) > MIB:  # (a short str may be shared)
+                assert sys.getrefcount(text) == 3  # the list, the name, getrefcount's argument
+        del results, text
+        left = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert left < MIB
+
+
 # Text past the cells a decoder keeps between calls (1 Mi), not ASCII: cells, so feed_bounded stops a slice
 # once the output holds half of them, and the call's text is joined from pieces (round 27). Since round 28
 # Latin-1 on a line of bytes is head text, as ASCII is (tests/test_latin1_lines.py); wide characters and a
@@ -228,3 +253,21 @@ def test_head_text_then_cells_then_head_text_in_one_call(impl) -> None:
     text = impl.TranscriptDecoder().decode(data, final=True)
     assert_well_formed(text, expected)
     assert decode_chunks(impl.TranscriptDecoder, [data[i : i + 65536] for i in range(0, len(data), 65536)]) == expected
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="peak resident size is reset through /proc")
+@pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="AddressSanitizer keeps freed memory resident in its quarantine (fuzz/run.sh)")
+def test_a_batch_item_whose_text_is_a_str_is_not_copied(request) -> None:
+    """A memory bound the output cannot show: a 256 KiB batch item of huge repeats of `é` (30 M characters)
+    peaks near its text, handed over as the str it was written into (round 28), where it went through the
+    batch's cells, four bytes a character, and then into a str of its own (five times the text)."""
+    core = implementation(request, "c")
+    item = "\u00e9\x1b[1023b\n".encode() * (256 * 1024 // 9)
+    core.sanitize_batch([item[:100_000]])
+    with open("/proc/self/clear_refs", "w") as clear:  # "5": the peak resident size starts again from now
+        clear.write("5")
+    before = _status_bytes("VmRSS:")
+    (text,) = core.sanitize_batch([item])
+    assert len(text) == 1025 * (256 * 1024 // 9)
+    assert _status_bytes("VmHWM:") - before < 2 * len(text)

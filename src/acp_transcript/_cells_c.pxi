@@ -1097,6 +1097,14 @@ cdef str buf_take(Buf *buf):
     return text
 
 
+cdef int take_str(Buf *buf, PyObject **into) except -1 with gil:
+    """buf_take from code that runs without the GIL: the str, as a new reference, in ``*into``."""
+    cdef str text = buf_take(buf)
+    Py_INCREF(text)
+    into[0] = <PyObject *>text
+    return 0
+
+
 cdef inline int line_reserve(Line *line, Py_ssize_t size) except -1 nogil:
     if size > line.cap:
         if line.narrow and line.cap:

@@ -504,6 +504,7 @@ cdef class TranscriptDecoder:
         cdef list results = [], views_held = []
         cdef Py_buffer *views = NULL
         cdef Py_ssize_t *spans = NULL  # per item: start, length and widest character of its text in acc
+        cdef PyObject **wholes = NULL  # per item: its text, when it was a str already (decode_item), or NULL
         cdef Buf acc
         cdef Py_ssize_t count, i, k, start, head, total = len(items), done = 0, slice_bytes
         cdef int taken = 0
@@ -514,7 +515,8 @@ cdef class TranscriptDecoder:
         try:
             views = <Py_buffer *>malloc(BATCH_SLICE * sizeof(Py_buffer))
             spans = <Py_ssize_t *>malloc(3 * BATCH_SLICE * sizeof(Py_ssize_t))
-            if views == NULL or spans == NULL:
+            wholes = <PyObject **>calloc(BATCH_SLICE, sizeof(PyObject *))
+            if views == NULL or spans == NULL or wholes == NULL:
                 raise MemoryError()
             while done < total:
                 count = total - done if total - done < BATCH_SLICE else BATCH_SLICE
@@ -543,8 +545,11 @@ cdef class TranscriptDecoder:
                         for i in range(count):
                             start = acc.len
                             head = acc.hlen
-                            self.decode_item(<const uint8_t *>views[i].buf, views[i].len, &acc)
-                            if acc.hlen != head:  # ASCII bytes in acc's head: widest character -1
+                            self.decode_item(<const uint8_t *>views[i].buf, views[i].len, &acc, &wholes[i])
+                            if wholes[i] != NULL:  # a str of its own: widest character -2
+                                spans[3 * i + 1] = 1
+                                spans[3 * i + 2] = -2
+                            elif acc.hlen != head:  # ASCII bytes in acc's head: widest character -1
                                 spans[3 * i] = head
                                 spans[3 * i + 1] = acc.hlen - head
                                 spans[3 * i + 2] = -1
@@ -557,7 +562,11 @@ cdef class TranscriptDecoder:
                     for i in range(taken):
                         PyBuffer_Release(&views[i])
                 for i in range(count):
-                    if spans[3 * i + 1] == 0:  # (acc.data may be NULL: no pointer arithmetic on it)
+                    if spans[3 * i + 2] == -2:
+                        results.append(<object>wholes[i])
+                        Py_DECREF(<object>wholes[i])  # (the reference decode_item gave; the list holds its own)
+                        wholes[i] = NULL
+                    elif spans[3 * i + 1] == 0:  # (acc.data may be NULL: no pointer arithmetic on it)
                         results.append("")
                     elif spans[3 * i + 2] < 0:
                         results.append(ascii_str(acc.head + spans[3 * i], spans[3 * i + 1]))
@@ -566,8 +575,13 @@ cdef class TranscriptDecoder:
                 done += count
         finally:
             self.busy = False
+            if wholes != NULL:  # (a slice cut short by an error: the strs it had taken)
+                for i in range(BATCH_SLICE):
+                    if wholes[i] != NULL:
+                        Py_DECREF(<object>wholes[i])
             free(views)
             free(spans)
+            free(wholes)
             buf_free(&acc)
         return results
 
@@ -676,7 +690,7 @@ cdef class TranscriptDecoder:
                             start = <const uint8_t *>array.buffers[2 + (<const int32_t *>view)[2]] + (<const int32_t *>view)[3]
                     acc.len = acc.hlen = 0
                     acc.maxchar = 0
-                    self.decode_item(start, size, &acc)
+                    self.decode_item(start, size, &acc, NULL)
                     if acc.hlen:  # ASCII bytes are their own UTF-8
                         put_bytes(out, acc.head, acc.hlen)
                     else:
@@ -704,11 +718,15 @@ cdef class TranscriptDecoder:
         self.nheld = 0
         return 0
 
-    cdef int decode_item(self, const uint8_t *data, Py_ssize_t n, Buf *acc) except -1 nogil:
+    cdef int decode_item(self, const uint8_t *data, Py_ssize_t n, Buf *acc, PyObject **whole) except -1 nogil:
         """One item of a batch, from a fresh stream to its end; its text (policy applied) appended to acc: to
         acc's head if it is all one-byte ASCII text, else to acc's data (never both for one item). acc's head
         holds ASCII only (the batch makes its strs with ascii_str, the Arrow writer copies it as UTF-8), so an
-        item whose head holds Latin-1 (a line of bytes, buf_put_tabbed) goes to acc's data."""
+        item whose head holds Latin-1 (a line of bytes, buf_put_tabbed) goes to acc's data. When ``whole`` is
+        given, an item whose text is all in a head past HEAD_MALLOC_MAX, a str already (Buf.hstr), is that
+        str instead (a new reference in ``*whole``, acc untouched): copied into acc and then into a str of its
+        own, a 256 KiB item of huge repeats made 4 bytes of cells a character (benchmarks/README.md, round
+        28)."""
         cdef Buf *out = &self.out
         cdef Py_ssize_t i
         if n:
@@ -718,7 +736,9 @@ cdef class TranscriptDecoder:
         if out.flags & NEEDS_POLICY or (out.flags & INVISIBLE and self.upolicy == POLICY_STRICT):
             policy_into(out, &self.pol, self.upolicy, self.stats)
             out = &self.pol
-        if not out.len and out.maxchar < 0x80:
+        if whole != NULL and not out.len and out.hstr != NULL:
+            take_str(out, whole)
+        elif not out.len and out.maxchar < 0x80:
             # All of it (if anything) in the one-byte head, ASCII: onto acc's head, so that it goes from
             # input to str as bytes (the throughput issue; the caller sees acc.hlen move)
             if out.hlen:
