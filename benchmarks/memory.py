@@ -9,7 +9,9 @@ still alive, garbage collected): what one decoder costs between calls.
 - one 60 MB chunk: a single decode() call of 60 MB (then final=True);
 - 50 MB of LF with live_lines=2**40: the window is bounded by max_live_cells lines whatever live_lines says;
 - one 1 MB call of huge REPs of é: 114 M characters of text, staged as cells a piece at a time in round 27,
-  written as bytes straight into the str the call returns since round 28.
+  written as bytes straight into the str the call returns since round 28;
+- one sanitize_batch item of 256 KiB of huge REPs of é: 30 M characters, handed over as the str they were
+  written into since round 28 (before: copied through the batch's cells into a str of its own).
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ elif case == "chunk":
 elif case == "lf":
     for _ in range(50):
         decoder.decode(b"\n" * (1 << 20))
+elif case == "batch":
+    (text,) = impl.sanitize_batch(["\u00e9\x1b[1023b\n".encode() * (256 * 1024 // 9)])  # 30 M characters out
+    del text
 elif case == "amplified":
     text = decoder.decode("\u00e9\x1b[1023b\n".encode() * 111111, final=True)  # 1 MB in: 114 M characters out
     del text
@@ -43,7 +48,8 @@ print(json.dumps({{"peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 
 """
 
 CASES = {"grow": "lines that grew and shrank", "chunk": "one 60 MB chunk", "lf": "50 MB of LF, live_lines=2**40",
-         "amplified": "one 1 MB call of huge REPs of é (114 M characters of text)"}
+         "amplified": "one 1 MB call of huge REPs of é (114 M characters of text)",
+         "batch": "one sanitize_batch item of 256 KiB of huge REPs of é (30 M characters)"}
 
 
 def main() -> None:
