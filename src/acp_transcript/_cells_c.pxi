@@ -443,11 +443,14 @@ cdef extern from *:
     /* Can a line of bytes hold these n cells: is each printable ASCII or Latin-1 (U+00A0-U+00FF) but U+00AD,
        the one there that the Unicode policy may change? Their bits are OR-ed into *seen (what the line's
        ``plain`` needs). An early exit: text past Latin-1 (CJK, box drawing) is answered by its first cell. */
+    static inline int acp_byte_char(uint32_t x) {
+        return (x - 0x20u < 0x5Fu) | ((x - 0xA0u < 0x60u) & (x != 0xADu));
+    }
     static inline int acp_byte_text(const uint32_t *c, Py_ssize_t n, uint32_t *seen) {
         uint32_t bits = 0;
         for (Py_ssize_t i = 0; i < n; i++) {
             uint32_t x = c[i];
-            if (!((x - 0x20u < 0x5Fu) | ((x - 0xA0u < 0x60u) & (x != 0xADu))))
+            if (!acp_byte_char(x))
                 return 0;
             bits |= x;
         }
@@ -635,6 +638,7 @@ cdef extern from *:
     """
     Py_ssize_t acp_ascii_run(const uint8_t *p, Py_ssize_t n) nogil
     bint acp_printable_ascii(const uint32_t *c, Py_ssize_t n) nogil
+    bint acp_byte_char(uint32_t x) nogil
     bint acp_byte_text(const uint32_t *c, Py_ssize_t n, uint32_t *seen) nogil
     Py_ssize_t acp_count_written(const uint32_t *c, Py_ssize_t n) nogil
     Py_ssize_t acp_count_held(const uint32_t *c, Py_ssize_t n) nogil

@@ -546,9 +546,8 @@ cdef class TranscriptDecoder:
                             start = acc.len
                             head = acc.hlen
                             self.decode_item(<const uint8_t *>views[i].buf, views[i].len, &acc, &wholes[i])
-                            if wholes[i] != NULL:  # a str of its own: widest character -2
-                                spans[3 * i + 1] = 1
-                                spans[3 * i + 2] = -2
+                            if wholes[i] != NULL:  # a str of its own: no span in acc
+                                pass
                             elif acc.hlen != head:  # ASCII bytes in acc's head: widest character -1
                                 spans[3 * i] = head
                                 spans[3 * i + 1] = acc.hlen - head
@@ -562,7 +561,7 @@ cdef class TranscriptDecoder:
                     for i in range(taken):
                         PyBuffer_Release(&views[i])
                 for i in range(count):
-                    if spans[3 * i + 2] == -2:
+                    if wholes[i] != NULL:
                         results.append(<object>wholes[i])
                         Py_DECREF(<object>wholes[i])  # (the reference decode_item gave; the list holds its own)
                         wholes[i] = NULL

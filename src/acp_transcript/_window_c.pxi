@@ -607,7 +607,7 @@ cdef class LineWindow:
                 # printed (huge REPs: benchmarks/README.md, round 26)
                 memset(scratch, char, part)
                 self.write_ascii(<const uint8_t *>scratch, part)
-            elif line.narrow and 0xA0 <= char <= 0xFF and char != 0xAD:
+            elif line.narrow and acp_byte_char(char):
                 # Latin-1 on a line of bytes (write()'s acp_byte_text): it stays one (round 28). write_ascii
                 # writes it on this line, which has room (and a cell limit it triggers then commits the line
                 # as it is, not plain)
