@@ -105,7 +105,10 @@ ONLY_C = {
     ("TranscriptDecoder", "arrow_values"), ("TranscriptDecoder", "release_held"),
     ("TranscriptDecoder", "decode_item"), ("TranscriptDecoder", "check_initialised"),
     ("TranscriptDecoder", "feed_sliced"), ("TranscriptDecoder", "feed_base64"), ("TranscriptDecoder", "end_call"),
-    ("TranscriptDecoder", "feed_bounded"), ("TranscriptDecoder", "take_piece"),  # a call's text in pieces
+    # a call's text in pieces (text_append): each piece readied and the buffers trimmed after it, as
+    # take_output does for the whole text in one
+    ("TranscriptDecoder", "feed_bounded"), ("TranscriptDecoder", "ready_output"),
+    ("TranscriptDecoder", "trim_output"),
     ("TranscriptDecoder", "feed"), ("TranscriptDecoder", "finish"),
     ("ScreenSink", "print_ascii"), ("ScreenSink", "print_cps"), ("ScreenSink", "__dealloc__"),
     ("ScreenSink", "prepare_cells"), ("ScreenSink", "base_char"),

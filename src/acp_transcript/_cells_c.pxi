@@ -35,6 +35,14 @@ ctypedef struct Line:
     # accented text and huge moves or repeats of it stay bytes, as ASCII does (round 28).
     bint narrow
 
+# The longest str taken over the last 32 to 64 takes (the longest of this window of 32 and of the last): the
+# next one's first size, so that its block is the one the caller freed after the last call (head_in_str,
+# text_append).
+ctypedef struct SizeHint:
+    Py_ssize_t longest
+    Py_ssize_t window
+    int takes
+
 ctypedef struct Buf:
     uint32_t *data
     Py_ssize_t len
@@ -58,11 +66,8 @@ ctypedef struct Buf:
     PyObject *hstr
     uint8_t *spare
     Py_ssize_t spare_cap
-    # The longest str taken from a head in a str over the last 32 to 64 such takes (the longest of this window
-    # of 32 and of the last): the next one's first size (head_in_str).
-    Py_ssize_t hint
-    Py_ssize_t hint_window
-    int hint_takes
+    # The sizes of the strs taken from a head in a str: the next one's first size (head_in_str).
+    SizeHint hint
 
 
 cdef inline void buf_init(Buf *buf) noexcept nogil:
@@ -75,8 +80,8 @@ cdef inline void buf_init(Buf *buf) noexcept nogil:
     buf.hstr = NULL
     buf.spare = NULL
     buf.spare_cap = 0
-    buf.hint = buf.hint_window = 0
-    buf.hint_takes = 0
+    buf.hint.longest = buf.hint.window = 0
+    buf.hint.takes = 0
 
 
 cdef inline void head_from_spare(Buf *buf) noexcept nogil:
@@ -700,8 +705,7 @@ cdef int head_in_str(Buf *buf, Py_ssize_t size) except -1 with gil:
         cap = buf.hcap * 2 if buf.hcap else HEAD_MALLOC_MAX  # (a head still NULL: the first text is this large)
         while cap < size:
             cap *= 2
-        if cap < buf.hint + buf.hint // 32:
-            cap = (buf.hint + buf.hint // 32 + 0xFFFF) & ~<Py_ssize_t>0xFFFF
+        cap = hinted_size(&buf.hint, cap)
         text = PyUnicode_New(cap, 0xFF if buf.maxchar > 0x7F else 0x7F)  # (Latin-1 if it holds any)
         if buf.hlen:
             memcpy(PyUnicode_DATA(text), buf.head, buf.hlen)
@@ -710,7 +714,7 @@ cdef int head_in_str(Buf *buf, Py_ssize_t size) except -1 with gil:
         buf.spare = buf.head
         buf.spare_cap = buf.hcap
     else:
-        cap = buf.hcap + buf.hcap // 8 if buf.hint else buf.hcap * 2
+        cap = buf.hcap + buf.hcap // 8 if buf.hint.longest else buf.hcap * 2
         if cap < size:
             cap = size
         PyUnicode_Resize(&buf.hstr, cap)
@@ -1049,19 +1053,27 @@ cdef str ucs4_str(const uint32_t *src, Py_ssize_t n, uint32_t maxchar):
     return buf_take(&view)
 
 
-cdef inline void note_hint(Buf *buf, Py_ssize_t h) noexcept nogil:
-    """A str of h characters taken from a head in a str: the hint is the longest over this window of 32 takes
-    and the last (a sliding maximum that forgets a burst within 64 takes; calls whose text alternates by a
-    line fit the longer one)."""
-    if buf.hint_takes == 32:
-        buf.hint = buf.hint_window
-        buf.hint_window = 0
-        buf.hint_takes = 0
-    buf.hint_takes += 1
-    if h > buf.hint_window:
-        buf.hint_window = h
-    if h > buf.hint:
-        buf.hint = h
+cdef inline void note_hint(SizeHint *hint, Py_ssize_t h) noexcept nogil:
+    """A str of h characters taken: the hint is the longest over this window of 32 takes and the last (a
+    sliding maximum that forgets a burst within 64 takes; calls whose text alternates by a line fit the longer
+    one)."""
+    if hint.takes == 32:
+        hint.longest = hint.window
+        hint.window = 0
+        hint.takes = 0
+    hint.takes += 1
+    if h > hint.window:
+        hint.window = h
+    if h > hint.longest:
+        hint.longest = h
+
+
+cdef inline Py_ssize_t hinted_size(const SizeHint *hint, Py_ssize_t size) noexcept nogil:
+    """A str's first size, at least ``size``: the longest recent one and a 32nd, in 64 KiB steps, if larger."""
+    cdef Py_ssize_t hinted = hint.longest + hint.longest // 32
+    if size >= hinted:
+        return size
+    return (hinted + 0xFFFF) & ~<Py_ssize_t>0xFFFF
 
 
 cdef str buf_take(Buf *buf):
@@ -1074,31 +1086,36 @@ cdef str buf_take(Buf *buf):
         else:  # a 16th of the block unused at most: kept, the block stays the next call's size (head_in_str)
             (<PyASCIIObject *>buf.hstr).length = h
             buf.head[h] = 0
-        note_hint(buf, h)
+        note_hint(&buf.hint, h)
         text = <str>buf.hstr
         Py_DECREF(text)  # (the buffer's reference; ``text`` holds its own)
         head_from_spare(buf)
         buf_clear(buf)
         return text
     text = PyUnicode_New(h + n, buf.maxchar)
-    cdef int kind = PyUnicode_KIND(text)
-    cdef const uint32_t *src = buf.data
+    buf_copy_to(buf, PyUnicode_DATA(text), PyUnicode_KIND(text))
+    buf_clear(buf)
+    return text
+
+
+cdef void buf_copy_to(const Buf *buf, void *data, int kind) noexcept nogil:
+    """The buffer's characters (head, then data) into a str's ``data`` of ``kind`` (one at least as wide as the
+    buffer's maxchar needs)."""
+    cdef Py_ssize_t n = buf.len, h = buf.hlen, i
     cdef uint16_t *two
     if kind == 1:
         if h:
-            memcpy(PyUnicode_DATA(text), buf.head, h)
-        acp_narrow1(<uint8_t *>PyUnicode_DATA(text) + h, src, n)
+            memcpy(data, buf.head, h)
+        acp_narrow1(<uint8_t *>data + h, buf.data, n)
     elif kind == 2:
-        two = <uint16_t *>PyUnicode_DATA(text)
+        two = <uint16_t *>data
         for i in range(h):
             two[i] = buf.head[i]
-        acp_narrow2(two + h, src, n)
+        acp_narrow2(two + h, buf.data, n)
     else:
-        acp_widen(<uint32_t *>PyUnicode_DATA(text), buf.head, h)
+        acp_widen(<uint32_t *>data, buf.head, h)
         if n:
-            memcpy(<uint32_t *>PyUnicode_DATA(text) + h, src, n * sizeof(uint32_t))
-    buf_clear(buf)
-    return text
+            memcpy(<uint32_t *>data + h, buf.data, n * sizeof(uint32_t))
 
 
 cdef int take_str(Buf *buf, PyObject **into) except -1 with gil:
@@ -1107,6 +1124,78 @@ cdef int take_str(Buf *buf, PyObject **into) except -1 with gil:
     Py_INCREF(text)
     into[0] = <PyObject *>text
     return 0
+
+
+# A call's text that comes in pieces (the output taken whenever its cells reach PIECE_CELLS, so that they
+# stay bounded: feed_sliced): each piece is written into one str as it is taken (text_append), at the str's
+# kind, which widens when a piece needs it. A str for each piece and a join of them at the end wrote every
+# character twice more, and held the text twice at the join; glibc gave that back to the system after each
+# call and the next call took it again from fresh pages, a page fault per 4 KiB (huge REPs of a wide
+# character: a third of their time; benchmarks/README.md, round 29).
+ctypedef struct Text:
+    PyObject *str  # NULL before the first piece; then a str owned here (one reference): its length is its room
+    Py_ssize_t len  # characters written
+
+
+cdef int text_append(Text *text, Buf *buf, const SizeHint *hint) except -1:
+    """Move the buffer's characters to the end of ``text`` (the buffer is emptied). The str is first made the
+    size of the longest recent text (``hint``), so that it takes the block of the last call's, and grows by an
+    eighth (in place at the heap's top, or by moving pages) past that."""
+    cdef Py_ssize_t n = buf_size(buf), need = text.len + n, room
+    cdef str grown
+    if not n:
+        return 0
+    if text.str == NULL:
+        grown = PyUnicode_New(hinted_size(hint, n), buf.maxchar)
+        Py_INCREF(grown)
+        text.str = <PyObject *>grown
+    else:
+        room = PyUnicode_GET_LENGTH(<object>text.str)
+        if need > room:
+            room = room + room // 8 if hint.longest else room * 2
+            if room < need:
+                room = need
+        if buf.maxchar > PyUnicode_MAX_CHAR_VALUE(<object>text.str):
+            # the first piece of a wider kind: the text so far moves into a str of it (once per kind)
+            grown = PyUnicode_New(room, buf.maxchar)
+            PyUnicode_CopyCharacters(grown, 0, <object>text.str, 0, text.len)
+            Py_INCREF(grown)
+            Py_DECREF(<object>text.str)
+            text.str = <PyObject *>grown
+        elif need > PyUnicode_GET_LENGTH(<object>text.str):
+            PyUnicode_Resize(&text.str, room)
+    cdef int kind = PyUnicode_KIND(<object>text.str)
+    buf_copy_to(buf, <char *>PyUnicode_DATA(<object>text.str) + text.len * kind, kind)
+    text.len = need
+    buf_clear(buf)
+    return 0
+
+
+cdef str text_finish(Text *text, SizeHint *hint):
+    """The text as a str of its length (``text`` is emptied). Up to a 16th of the block may stay unused, as
+    buf_take keeps it for a head in a str: the block then stays the next call's size."""
+    cdef Py_ssize_t n = text.len, room = PyUnicode_GET_LENGTH(<object>text.str)
+    cdef int kind
+    if room - n > room >> 4:
+        PyUnicode_Resize(&text.str, n)
+    else:
+        (<PyASCIIObject *>text.str).length = n
+        kind = PyUnicode_KIND(<object>text.str)
+        memset(<char *>PyUnicode_DATA(<object>text.str) + n * kind, 0, kind)  # (the terminating NUL)
+    note_hint(hint, n)
+    cdef str result = <str>text.str
+    Py_DECREF(result)  # (the Text's reference; ``result`` holds its own)
+    text.str = NULL
+    text.len = 0
+    return result
+
+
+cdef inline void text_free(Text *text) noexcept:
+    """Drop a text not finished (a call that raised)."""
+    if text.str != NULL:
+        Py_DECREF(<object>text.str)
+        text.str = NULL
+    text.len = 0
 
 
 cdef inline int line_reserve(Line *line, Py_ssize_t size) except -1 nogil:

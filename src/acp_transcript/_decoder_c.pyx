@@ -42,6 +42,9 @@ cdef extern from "Python.h":
     ctypedef struct PyASCIIObject:
         Py_ssize_t length
     bint PyUnicode_IS_ASCII(object o)
+    Py_UCS4 PyUnicode_MAX_CHAR_VALUE(object o)
+    Py_ssize_t PyUnicode_CopyCharacters(object to, Py_ssize_t to_start, object src, Py_ssize_t src_start,
+                                        Py_ssize_t how_many) except -1
     int PyUnicode_Resize(PyObject **unicode, Py_ssize_t length) except -1
     const Py_ssize_t PY_SSIZE_T_MAX
 
@@ -166,6 +169,7 @@ cdef class TranscriptDecoder:
     cdef int nheld
     cdef Buf out  # output of the current call
     cdef Buf pol  # the policy's output, swapped with out
+    cdef SizeHint text_hint  # the sizes of calls' texts that came in pieces (text_append)
     cdef bint busy  # decoding with the GIL released: a second thread must not enter
     cdef uint8_t *scratch  # decode_base64's decoded bytes (one slice)
     cdef Py_ssize_t scratch_cap
@@ -349,6 +353,7 @@ cdef class TranscriptDecoder:
     def decode(self, data, final=False):
         """Feed ``data``; return the text committed by this call (all remaining text when ``final``)."""
         cdef Py_buffer view
+        cdef Text text = Text(NULL, 0)
         self.check_initialised()
         if isinstance(data, memoryview):
             if data.ndim > 1 or data.itemsize != 1 or not data.c_contiguous:
@@ -357,23 +362,24 @@ cdef class TranscriptDecoder:
             raise TypeError(f"decode() needs bytes, bytearray or memoryview, not {type(data).__name__}")
         PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
         try:
-            pieces = self.feed_sliced(<const uint8_t *>view.buf, view.len, None)
+            try:
+                self.feed_sliced(<const uint8_t *>view.buf, view.len, None, &text)
+            finally:
+                PyBuffer_Release(&view)
+            return self.end_call(&text, final)
         finally:
-            PyBuffer_Release(&view)
-        return self.end_call(pieces, final)
+            text_free(&text)
 
-    cdef list feed_sliced(self, const uint8_t *data, Py_ssize_t n, object base64_chunk):
+    cdef int feed_sliced(self, const uint8_t *data, Py_ssize_t n, object base64_chunk, Text *text) except -1:
         """Feed ``n`` bytes (or, when ``base64_chunk`` is given, its ``n`` characters, decoded BASE64_SLICE at a
-        time into ``scratch``), taking the output as a piece of the call's text whenever its cells reach
-        PIECE_CELLS (feed_released stops there): a call's staging is then bounded by a piece, not by the whole
+        time into ``scratch``), moving the output into the call's ``text`` whenever its cells reach PIECE_CELLS
+        (feed_released stops there; text_append): a call's staging is then bounded by a piece, not by the whole
         chunk's text (the 60 MB chunk of benchmarks/memory.py; input that makes a hundred characters a byte
         staged 4 bytes of cells for each of them: 1 MB of `é` and huge `REP`s peaked at 461 MB). Text in the
         one-byte head is never cut: the head is at most HEAD_MALLOC_MAX bytes of staging, and past that the
         str the call returns, grown in place (Buf.hstr); a piece taken at the end of every 1 MiB of input, as
         until round 27, was one more copy of it in the join (one 32 MB call of plain text read 900 MB/s where 4
-        KiB calls read 3.5 GB/s). The text is the same as for one piece, as for any chunking. Returns the
-        pieces so far, or None when there was one."""
-        cdef list pieces = None
+        KiB calls read 3.5 GB/s). The text is the same as for one piece, as for any chunking."""
         cdef bint base64 = base64_chunk is not None
         cdef Py_ssize_t start = 0, size, fed, m, step = BASE64_SLICE if base64 else n
         cdef const uint8_t *src
@@ -390,28 +396,23 @@ cdef class TranscriptDecoder:
                 m = size
             fed = self.feed_released(src, m)
             while fed < m:
-                pieces = self.take_piece(pieces)
+                self.ready_output(False)
+                text_append(text, &self.out, &self.text_hint)
+                self.trim_output()
                 fed += self.feed_released(src + fed, m - fed)
             start += size
-        return pieces
+        return 0
 
-    cdef list take_piece(self, list pieces):
-        """The output so far as one more piece of this call's text."""
-        if pieces is None:
-            pieces = []
-        piece = self.take_output(False)
-        if piece:
-            pieces.append(piece)
-        return pieces
-
-    cdef object end_call(self, list pieces, bint final):
+    cdef str end_call(self, Text *text, bint final):
+        """The call's text: what is in ``text`` (none if it came in one piece) and the output."""
         if final:
             self.finish()
-        text = self.take_output(final)
-        if pieces:
-            pieces.append(text)
-            return "".join(pieces)
-        return text
+        if text.str == NULL:
+            return self.take_output(final)
+        self.ready_output(final)
+        text_append(text, &self.out, &self.text_hint)
+        self.trim_output()
+        return text_finish(text, &self.text_hint)
 
     cdef Py_ssize_t feed_released(self, const uint8_t *data, Py_ssize_t n) except -1:
         """feed(), with the GIL released for inputs of GIL_FREE_BYTES or more (SPEC 6), so that threads
@@ -463,34 +464,38 @@ cdef class TranscriptDecoder:
         Raises ``Base64Error`` (a ``ValueError``, with ``.offset``) before anything is fed.
         """
         cdef Py_buffer view
-        cdef const uint8_t *src
-        cdef Py_ssize_t n
+        cdef Text text = Text(NULL, 0)
         self.check_initialised()
         if isinstance(chunk, str):
             if not PyUnicode_IS_ASCII(chunk):
                 as_base64_bytes(chunk)  # raises the Base64Error naming the first non-ASCII character
-            src = PyUnicode_1BYTE_DATA(chunk)
-            n = PyUnicode_GET_LENGTH(chunk)
-            return self.end_call(self.feed_base64(src, n, chunk), final)
+            try:
+                self.feed_base64(PyUnicode_1BYTE_DATA(chunk), PyUnicode_GET_LENGTH(chunk), chunk, &text)
+                return self.end_call(&text, final)
+            finally:
+                text_free(&text)
         if not isinstance(chunk, (bytes, bytearray, memoryview)):
             raise TypeError(f"a base64 chunk must be str or bytes-like, not {type(chunk).__name__}")
         if isinstance(chunk, memoryview) and (chunk.ndim > 1 or chunk.itemsize != 1 or not chunk.c_contiguous):
             chunk = chunk.tobytes()
         PyObject_GetBuffer(chunk, &view, PyBUF_SIMPLE)
         try:
-            pieces = self.feed_base64(<const uint8_t *>view.buf, view.len, chunk)
+            try:
+                self.feed_base64(<const uint8_t *>view.buf, view.len, chunk, &text)
+            finally:
+                PyBuffer_Release(&view)
+            return self.end_call(&text, final)
         finally:
-            PyBuffer_Release(&view)
-        return self.end_call(pieces, final)
+            text_free(&text)
 
-    cdef list feed_base64(self, const uint8_t *src, Py_ssize_t n, chunk):
+    cdef int feed_base64(self, const uint8_t *src, Py_ssize_t n, chunk, Text *text) except -1:
         """Check, decode and feed one base64 chunk; nothing is fed if it is not strict base64. A chunk of
         one slice is checked as it is decoded (one pass, before anything is fed); a longer one is checked
         whole first, because its first slice is fed before its last is decoded."""
         if n > BASE64_SLICE and not base64_valid(src, n):
             raise base64_error(as_base64_bytes(chunk))
         try:
-            return self.feed_sliced(src, n, chunk)
+            return self.feed_sliced(src, n, chunk, text)
         finally:
             if self.scratch_cap > KEEP_BUFFER:
                 free(self.scratch)
@@ -775,9 +780,17 @@ cdef class TranscriptDecoder:
 
     # ------------------------------------------------------------------ output (SPEC 2.5)
 
-    cdef object take_output(self, bint final):
-        """This call's output as a str, the Unicode policy applied (in C: SPEC 2.5's table, as the fallback's
-        _unicode_policy applies it). Strip mode holds back an end that may still become a flag sequence."""
+    cdef str take_output(self, bint final):
+        """This call's output as a str (ready_output)."""
+        self.ready_output(final)
+        text = buf_take(&self.out)
+        self.trim_output()
+        return text
+
+    cdef int ready_output(self, bint final) except -1:
+        """The output as the call returns it, in ``out``: the Unicode policy applied (in C: SPEC 2.5's table,
+        as the fallback's _unicode_policy applies it). Strip mode holds back an end that may still become a
+        flag sequence."""
         cdef Buf *out = &self.out
         cdef Buf swap
         cdef Py_ssize_t i, j
@@ -801,7 +814,10 @@ cdef class TranscriptDecoder:
             self.out = self.pol
             self.pol = swap
             self.pol.len = 0
-        text = buf_take(&self.out)
+        return 0
+
+    cdef void trim_output(self) noexcept nogil:
+        """After the output was taken."""
         if self.out.cap > KEEP_BUFFER:  # memory between calls is the window's, not the last output's
             free(self.out.data)
             self.out.data = NULL
@@ -810,7 +826,6 @@ cdef class TranscriptDecoder:
             free(self.pol.data)
             self.pol.data = NULL
             self.pol.cap = 0
-        return text
 
 
 _local = threading.local()
