@@ -397,7 +397,10 @@ cdef class TranscriptDecoder:
             fed = self.feed_released(src, m)
             while fed < m:
                 self.ready_output(False)
-                text_append(text, &self.out, &self.text_hint)
+                # the share of the call's input read (base64 characters for decoded bytes): the text is sized
+                # as if what is left makes text as what came so far did
+                text_append(text, &self.out, &self.text_hint,
+                            <double>(start + (fed if not base64 else fed // 3 * 4) + 1) / (n + 1))
                 self.trim_output()
                 fed += self.feed_released(src + fed, m - fed)
             start += size
@@ -410,7 +413,7 @@ cdef class TranscriptDecoder:
         if text.str == NULL:
             return self.take_output(final)
         self.ready_output(final)
-        text_append(text, &self.out, &self.text_hint)
+        text_append(text, &self.out, &self.text_hint, 0)
         self.trim_output()
         return text_finish(text, &self.text_hint)
 
