@@ -11,7 +11,10 @@ still alive, garbage collected): what one decoder costs between calls.
 - one 1 MB call of huge REPs of é: 114 M characters of text, staged as cells a piece at a time in round 27,
   written as bytes straight into the str the call returns since round 28;
 - one sanitize_batch item of 256 KiB of huge REPs of é: 30 M characters, handed over as the str they were
-  written into since round 28 (before: copied through the batch's cells into a str of its own).
+  written into since round 28 (before: copied through the batch's cells into a str of its own);
+- one 1 MB call of huge REPs of 中: 102 M characters of text (two bytes each in the str), cells a piece at a
+  time, each piece a str joined at the end until round 28 (the text twice at peak), written into the str
+  the call returns since round 29.
 """
 
 from __future__ import annotations
@@ -42,6 +45,9 @@ elif case == "batch":
 elif case == "amplified":
     text = decoder.decode("\u00e9\x1b[1023b\n".encode() * 111111, final=True)  # 1 MB in: 114 M characters out
     del text
+elif case == "wide":
+    text = decoder.decode("\u4e2d\x1b[1023b\n".encode() * 100000, final=True)  # 1 MB in: 102 M characters out
+    del text
 gc.collect()
 print(json.dumps({{"peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "after": int(open("/proc/self/statm").read().split()[1]) * 4096 / (1 << 20)}}))
@@ -49,7 +55,8 @@ print(json.dumps({{"peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 
 
 CASES = {"grow": "lines that grew and shrank", "chunk": "one 60 MB chunk", "lf": "50 MB of LF, live_lines=2**40",
          "amplified": "one 1 MB call of huge REPs of é (114 M characters of text)",
-         "batch": "one sanitize_batch item of 256 KiB of huge REPs of é (30 M characters)"}
+         "batch": "one sanitize_batch item of 256 KiB of huge REPs of é (30 M characters)",
+         "wide": "one 1 MB call of huge REPs of 中 (102 M characters of text)"}
 
 
 def main() -> None:
