@@ -587,6 +587,7 @@ cdef class LineWindow:
         a saturated parameter)."""
         cdef Py_ssize_t room = self.cursor_line().len + self.max_jump - self.col, i, part, size
         cdef Line *line
+        cdef uint32_t *cells
         if count > room:
             count = room
         while count > 0:  # write's loop, with a fill instead of a copy where the line is in chunks
@@ -615,9 +616,16 @@ cdef class LineWindow:
                 memset(scratch, char, part)
                 self.write_ascii(<const uint8_t *>scratch, part)
             else:
+                # write()'s cells for a character that is neither ASCII nor one of a line of bytes (it makes
+                # the line cells, not plain), filled in place: copied from ``scratch``, each cell was written
+                # twice (REP of a wide character, round 29)
+                self.prepare_write(part)
+                line.plain = False
+                cells = line.cells + self.col
                 for i in range(part):
-                    scratch[i] = char
-                self.write(scratch, part)
+                    cells[i] = char
+                self.col += part
+                self.enforce_limits()
             count -= part
         return 0
 
