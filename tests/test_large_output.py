@@ -295,6 +295,31 @@ def test_a_call_stages_its_cells_in_pieces(request) -> None:
     assert _status_bytes("VmHWM:") - before < 1.5 * 2 * len(text)
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="peak resident size is reset through /proc")
+@pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="AddressSanitizer keeps freed memory resident in its quarantine (fuzz/run.sh)")
+def test_a_call_stops_for_a_piece_before_an_escape_sequence(request) -> None:
+    """A memory bound the output cannot show: a 64 KiB call of huge REPs of a wide character (5.7 M characters)
+    after a call of plain text stages its cells a piece at a time. The parser stops before the escape sequence
+    that finds the output at PIECE_CELLS (round 29); until then the output was checked only after each step of
+    the input, and a step was 64 KiB after text that made a cell a byte: 22 MB of cells, twice the text."""
+    core = implementation(request, "c")
+    plain = (b"plain text line of a log, nothing special here\n" * 1400)[:65536]
+    wide = ("\u4e2d\x1b[1024b".encode() * 6554)[:65536]
+    decoder = core.TranscriptDecoder()
+    texts = [decoder.decode(data) for data in (wide, plain, wide, plain)]  # (memory a steady stream reuses)
+    with open("/proc/self/clear_refs", "w") as clear:
+        clear.write("5")
+    before = _status_bytes("VmRSS:")
+    text = decoder.decode(wide)
+    assert len(text) > 5_000_000
+    assert _status_bytes("VmHWM:") - before < 1.5 * 2 * len(text)
+    stream = wide + plain + wide + plain + wide
+    assert "".join(texts) + text + decoder.decode(b"", final=True) == decode_chunks(
+        core.TranscriptDecoder, [stream[i : i + 4096] for i in range(0, len(stream), 4096)]
+    )
+
+
 @pytest.mark.parametrize("char", ["x", "\u00e9"], ids=["ascii", "latin-1"])
 def test_head_text_of_many_slices_is_one_str(impl, char: str) -> None:
     """A call of several 1 MiB slices whose text is all one-byte head text is not cut at each slice: past 1 MiB

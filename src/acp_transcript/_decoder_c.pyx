@@ -173,7 +173,6 @@ cdef class TranscriptDecoder:
     cdef bint busy  # decoding with the GIL released: a second thread must not enter
     cdef uint8_t *scratch  # decode_base64's decoded bytes (one slice)
     cdef Py_ssize_t scratch_cap
-    cdef Py_ssize_t feed_step  # bytes feed_bounded feeds between checks of the output's size
 
     def __init__(
         self,
@@ -210,7 +209,7 @@ cdef class TranscriptDecoder:
         self.parser.sink = self.sink
         self.parser.stats = &self.stats[0]
         self.parser.max_string_bytes = options.max_string_bytes
-        self.feed_step = FEED_STEP_MAX
+        self.parser.out_cells = &self.out.len
         self.reset()
 
     cdef Sink render_sink_for(self, options):
@@ -439,24 +438,21 @@ cdef class TranscriptDecoder:
         return fed
 
     cdef Py_ssize_t feed_bounded(self, const uint8_t *data, Py_ssize_t n) except -1 nogil:
-        """feed() a step at a time, stopping after the step that takes the output's cells to PIECE_CELLS, so
-        that they stay within KEEP_BUFFER and their buffer is kept between calls, where a call of huge
-        repeats of `é` grew it to 24 MB and freed it every time (fresh pages at every call: 4 MB/s). A step is
-        FEED_STEP_MAX bytes, or FEED_STEP_MIN (at most 128 cells a byte at default options) once a step made
-        more than 8 cells a byte: text that makes about a cell a byte pays no check every 4 KiB (plain ASCII
-        3-4% in 64 KiB calls). Text in the one-byte head does not count: past 1 MiB it is the str the call
-        returns (Buf.hstr), never copied again. Returns how many bytes it fed."""
-        cdef Py_ssize_t i = 0, m, cells
+        """feed() FEED_STEP bytes at a time, stopping once the output holds PIECE_CELLS cells: after a step, or
+        inside one before an escape sequence (Parser.feed's stop_cells), so that the cells stay within
+        KEEP_BUFFER and their buffer is kept between calls, where a call of huge repeats of `é` grew it to 24
+        MB and freed it every time (fresh pages at every call: 4 MB/s). Escape sequences make the output that
+        is far larger than its input; without them a step makes at most 8 cells a byte (tabs) and commits what
+        the window or screen holds (max_live_cells), so a call stages at most a piece, one sequence's output
+        and those. Until round 29 a step was 4 KiB after one had made more than 8 cells a byte and 64 KiB
+        after one had made 2 or fewer, checked only at its end: text that made a cell a byte and then huge
+        REPs of a wide character staged 27 MB of cells in one step, freed after the call and taken again
+        from fresh pages (14.5 ms a 64 KiB call where 5.2 was the rule). Text in the one-byte head does not
+        count: past 1 MiB it is the str the call returns (Buf.hstr), never copied again. Returns how many
+        bytes it fed."""
+        cdef Py_ssize_t i = 0
         while i < n:
-            m = n - i if n - i <= self.feed_step else self.feed_step
-            cells = self.out.len
-            self.feed(data + i, m)
-            i += m
-            cells = self.out.len - cells
-            if cells > 8 * m:
-                self.feed_step = FEED_STEP_MIN
-            elif cells <= 2 * m:
-                self.feed_step = FEED_STEP_MAX
+            i += self.parser.feed(data + i, n - i if n - i <= FEED_STEP else FEED_STEP, PIECE_CELLS)
             if self.out.len >= PIECE_CELLS:
                 break
         return i
@@ -773,7 +769,8 @@ cdef class TranscriptDecoder:
         return 0
 
     cdef inline int feed(self, const uint8_t *data, Py_ssize_t n) except -1 nogil:
-        return self.parser.feed(data, n)
+        self.parser.feed(data, n, HUGE)
+        return 0
 
     cdef int finish(self) except -1 nogil:
         self.parser.finish()

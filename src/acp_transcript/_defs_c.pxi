@@ -95,8 +95,7 @@ cdef enum:
     RUN_SLICE = 65536  # bytes of one text run at most: the decoded run buffer is bounded by it
     KEEP_BUFFER = 1 << 20  # cells: a per-call buffer that grew past this is freed after the call
     HEAD_MALLOC_MAX = 1 << 20  # bytes: an output head that needs more is a str's data (Buf.hstr)
-    FEED_STEP_MAX = 65536  # bytes fed at a time within a slice, between checks of the output's size
-    FEED_STEP_MIN = 4096  # the same once the output has grown by more than 8 cells a byte (feed_bounded)
+    FEED_STEP = 65536  # bytes fed at a time within a slice, between checks of the output's size (feed_bounded)
     PIECE_CELLS = KEEP_BUFFER // 2  # output cells that end a piece of a call's text (feed_bounded)
     GIL_FREE_BYTES = 4096  # inputs this large are decoded with the GIL released (smaller: not worth it)
     BATCH_SLICE = 1024  # items of a batch decoded per release of the GIL

@@ -398,6 +398,13 @@ cdef class Parser:
     cdef Py_ssize_t frame_stop, frame_cells
     cdef Py_ssize_t ascii_cap
     cdef bint second_given  # the second parameter had a digit (csi_dispatch: DECSTBM)
+    # The output's cell count (the decoder's out.len), which feed compares with its stop_cells before each
+    # escape sequence; its own zero until a decoder points it at its output.
+    cdef const Py_ssize_t *out_cells
+    cdef Py_ssize_t no_cells
+
+    def __cinit__(self):
+        self.out_cells = &self.no_cells
 
     def __dealloc__(self):
         free(self.cps)
@@ -424,7 +431,14 @@ cdef class Parser:
             self.stats[S_UNTERMINATED] += 1
         return self.reset()
 
-    cdef int feed(self, const uint8_t *data, Py_ssize_t n) except -1 nogil:
+    cdef Py_ssize_t feed(self, const uint8_t *data, Py_ssize_t n, Py_ssize_t stop_cells) except -1 nogil:
+        """Parse n bytes, or stop before an escape sequence once the output holds ``stop_cells`` cells (HUGE:
+        never). Returns how many bytes it parsed; the rest is for the next call, after the caller has taken the
+        output (TranscriptDecoder.feed_bounded). Escape sequences are what makes output far larger than its
+        input (REP, cursor moves, a sized screen's scrolls: up to 128 cells a byte at default options), so a
+        check before each bounds what a call stages to a piece and one sequence's output, whatever the length
+        of the text fed at once; without it, text that made a cell a byte for 64 KiB and then huge REPs of a
+        wide character staged 27 MB of cells at once (round 29)."""
         cdef Py_ssize_t pos = 0, end
         cdef uint8_t byte
         self.frame_at = NULL  # (another call's data may sit at the same address)
@@ -439,6 +453,8 @@ cdef class Parser:
                         pos = end
                         continue
                 if byte == ESC and not self.u8_need:
+                    if self.out_cells[0] >= stop_cells:
+                        return pos
                     self.stats[S_SEQUENCES] += 1
                     self.enter_escape()
                     if pos + 1 < n and data[pos + 1] == 0x5B:
@@ -475,7 +491,7 @@ cdef class Parser:
             else:
                 self.step(data[pos])
                 pos += 1
-        return 0
+        return n
 
     cdef Py_ssize_t linefeed_run(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1 nogil:
         """Blank lines: the LFs from ``pos`` on (one at least), after the LF before them was executed, in one
@@ -1051,6 +1067,6 @@ def parser_events(chunks, max_string_bytes=DEFAULTS.max_string_bytes):
     for chunk in chunks:
         data = bytes(chunk)
         if data:
-            parser.feed(<const uint8_t *><const char *>data, len(data))
+            parser.feed(<const uint8_t *><const char *>data, len(data), HUGE)
     parser.finish()
     return sink.events, {key: stats[i] for i, key in enumerate(STAT_KEYS)}
