@@ -162,6 +162,31 @@ def test_a_batch_item_of_more_than_a_mebibyte(impl) -> None:
     assert impl.sanitize_batch([b"a\n", GAPS, b"b\n"]) == ["a\n", GAPS_TEXT, "b\n"]
 
 
+@pytest.mark.parametrize("mode", ["render", "strip"])
+def test_batch_items_whose_text_comes_in_pieces(impl, mode: str) -> None:
+    """An item whose text passes a piece of cells is written into its own str a piece at a time (round 29),
+    between items that go through the batch's shared buffers and an item handed over whole: every result is
+    what ``sanitize`` gives for the item alone (there is no other decoder state to carry), and the one
+    str of its text. The black flag and tag sequence after huge repeats, and text after them, end the item
+    in strip mode too (held back at a piece's end, given back at the item's)."""
+    wide = "\u4e2d\x1b[1023b\n".encode() * 1200
+    emoji = "\U0001f600\x1b[1023b\n".encode() * 1200 + "\U0001f3f4\U000e0067\U000e0062\U000e007f end".encode()
+    small = b"a\x1b[31mb\n"
+    text_only = "\u4e2d".encode() * 700_000 + "\U0001f3f4\U000e0067\U000e007f".encode()  # (pieces in strip mode too)
+    items = [small, wide, small, "\u00e9\x1b[1023b\n".encode() * 1100, emoji, b"", wide + REPEATS, text_only, small]
+    results = impl.sanitize_batch(items, mode=mode)
+    assert len(results) == len(items)
+    for index, item in enumerate(items):  # (not zip: it keeps its last tuple, a reference to the str)
+        text = results[index]
+        expected = impl.sanitize(item, mode=mode)
+        assert_well_formed(text, expected)
+        if len(text) > MIB:
+            assert sys.getrefcount(text) == 3  # the list, the name, getrefcount's argument
+    assert len(results[7]) > 700_000
+    if mode == "render":
+        assert results[1] == ("\u4e2d" * 1024 + "\n") * 1200
+
+
 def test_batch_items_whose_text_is_a_str_already(impl) -> None:
     """An item whose text is all head text past 1 MiB is handed over as the str the core wrote it into (round
     28), between items that go through the batch's shared buffers, over several slices of the batch (one ends
@@ -348,16 +373,21 @@ def test_head_text_then_cells_then_head_text_in_one_call(impl) -> None:
 @pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="peak resident size is reset through /proc")
 @pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
                     reason="AddressSanitizer keeps freed memory resident in its quarantine (fuzz/run.sh)")
-def test_a_batch_item_whose_text_is_a_str_is_not_copied(request) -> None:
+@pytest.mark.parametrize("char", ["\u00e9", "\u4e2d"], ids=["latin-1", "wide"])
+def test_a_batch_item_whose_text_is_a_str_is_not_copied(request, char: str) -> None:
     """A memory bound the output cannot show: a 256 KiB batch item of huge repeats of `é` (30 M characters)
     peaks near its text, handed over as the str it was written into (round 28), where it went through the
-    batch's cells, four bytes a character, and then into a str of its own (five times the text)."""
+    batch's cells, four bytes a character, and then into a str of its own (five times the text). Of `中`
+    (27 M characters, two bytes each), its cells are written into its str a piece at a time (round 29),
+    where they were staged whole, copied into the batch's cells and then into a str (five times the text)."""
     core = implementation(request, "c")
-    item = "\u00e9\x1b[1023b\n".encode() * (256 * 1024 // 9)
+    line = (char + "\x1b[1023b\n").encode()
+    item = line * (256 * 1024 // len(line))
     core.sanitize_batch([item[:100_000]])
     with open("/proc/self/clear_refs", "w") as clear:  # "5": the peak resident size starts again from now
         clear.write("5")
     before = _status_bytes("VmRSS:")
     (text,) = core.sanitize_batch([item])
-    assert len(text) == 1025 * (256 * 1024 // 9)
-    assert _status_bytes("VmHWM:") - before < 2 * len(text)
+    assert len(text) == 1025 * (256 * 1024 // len(line))
+    size = len(text) * (1 if char <= "\xff" else 2)
+    assert _status_bytes("VmHWM:") - before < 2 * size

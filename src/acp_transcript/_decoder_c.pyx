@@ -170,6 +170,7 @@ cdef class TranscriptDecoder:
     cdef Buf out  # output of the current call
     cdef Buf pol  # the policy's output, swapped with out
     cdef SizeHint text_hint  # the sizes of calls' texts that came in pieces (text_append)
+    cdef Text item_text  # a batch item's text in pieces (decode_item); freed here if an error left one
     cdef bint busy  # decoding with the GIL released: a second thread must not enter
     cdef uint8_t *scratch  # decode_base64's decoded bytes (one slice)
     cdef Py_ssize_t scratch_cap
@@ -267,6 +268,7 @@ cdef class TranscriptDecoder:
         return self.take_output(False)
 
     def __dealloc__(self):
+        text_free(&self.item_text)
         buf_free(&self.out)
         buf_free(&self.pol)
         free(self.scratch)
@@ -729,12 +731,24 @@ cdef class TranscriptDecoder:
         given, an item whose text is all in a head past HEAD_MALLOC_MAX, a str already (Buf.hstr), is that
         str instead (a new reference in ``*whole``, acc untouched): copied into acc and then into a str of its
         own, a 256 KiB item of huge repeats made 4 bytes of cells a character (benchmarks/README.md, round
-        28)."""
+        28). An item whose text passes a piece of cells is fed as decode() feeds a call (feed_bounded), each
+        piece written into the str that is its text (item_piece), where its cells were staged whole, then
+        copied into acc and into a str: a 256 KiB item of huge repeats of a wide character peaked at 273 MB
+        for 54 MB of text (round 29)."""
         cdef Buf *out = &self.out
-        cdef Py_ssize_t i
-        if n:
-            self.feed(data, n)
+        cdef Py_ssize_t i, fed = 0
+        if whole == NULL:
+            if n:
+                self.feed(data, n)
+        else:
+            while fed < n:
+                fed += self.parser.feed(data + fed, n - fed if n - fed <= FEED_STEP else FEED_STEP, PIECE_CELLS)
+                if self.out.len >= PIECE_CELLS:
+                    self.item_piece(<double>(fed + 1) / (n + 1))
         self.finish()
+        if self.item_text.str != NULL:
+            self.item_end(whole)
+            return 0
         self.release_held()  # at the end nothing is held back (take_output with final)
         if out.flags & NEEDS_POLICY or (out.flags & INVISIBLE and self.upolicy == POLICY_STRICT):
             policy_into(out, &self.pol, self.upolicy, self.stats)
@@ -758,6 +772,26 @@ cdef class TranscriptDecoder:
                 acc.len += out.len
         if out.maxchar > acc.maxchar:
             acc.maxchar = out.maxchar
+        buf_clear(&self.out)
+        buf_clear(&self.pol)
+        return 0
+
+    cdef int item_piece(self, double read) except -1 with gil:
+        """decode_item's output so far onto the item's text (feed_sliced's piece; ``read``: text_append's)."""
+        self.ready_output(False)
+        text_append(&self.item_text, &self.out, &self.text_hint, read)
+        self.trim_output()
+        return 0
+
+    cdef int item_end(self, PyObject **whole) except -1 with gil:
+        """The end of an item whose text came in pieces: the rest of it, and the str in ``*whole`` (a new
+        reference), as end_call does for a call."""
+        self.ready_output(True)
+        text_append(&self.item_text, &self.out, &self.text_hint, 0)
+        self.trim_output()
+        text = text_finish(&self.item_text, &self.text_hint)
+        Py_INCREF(text)
+        whole[0] = <PyObject *>text
         buf_clear(&self.out)
         buf_clear(&self.pol)
         return 0
