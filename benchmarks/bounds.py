@@ -38,6 +38,11 @@ CASES = {
     "huge moves after a Latin-1 character (CUF 1024)": ("b''", "'\\u00e9\\x1b[1024C'.encode() * 7281"),
     "huge repeats of a Latin-1 character (REP 1024)": ("b''", "'\\u00e9\\x1b[1024b'.encode() * 7281"),
     "huge repeats of a wide character (REP 1024)": ("b''", "'\\u4e2d\\x1b[1024b'.encode() * 6553"),
+    # ...each 64 KiB call of them after one of plain text: until round 29 the output was checked after each
+    # step of the input only, and a step was 64 KiB after text that made a cell a byte (27 MB of cells staged)
+    "plain text then huge repeats of a wide character (alternate 64 KiB calls)": (
+        "b''", "(b'plain text line of a log, nothing special here\\n' * 1400)[:65536]"
+               " + ('\\u4e2d\\x1b[1024b'.encode() * 6554)[:65536]"),
     "tabs": ("b''", "b'x\\t' * 32768"),
     # the hostile rows of the security audit (README: Security); each block is repeated to the size
     "dense U+202E": ("b''", "'a\\u202eb'.encode() * 13107"),

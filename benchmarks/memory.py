@@ -14,7 +14,9 @@ still alive, garbage collected): what one decoder costs between calls.
   written into since round 28 (before: copied through the batch's cells into a str of its own);
 - one 1 MB call of huge REPs of 中: 102 M characters of text (two bytes each in the str), cells a piece at a
   time, each piece a str joined at the end until round 28 (the text twice at peak), written into the str
-  the call returns since round 29.
+  the call returns since round 29;
+- one sanitize_batch item of 256 KiB of huge REPs of 中: 27 M characters, staged whole as cells, copied into
+  the batch's cells and then into a str until round 28, written into its str a piece at a time since round 29.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ elif case == "batch":
 elif case == "amplified":
     text = decoder.decode("\u00e9\x1b[1023b\n".encode() * 111111, final=True)  # 1 MB in: 114 M characters out
     del text
+elif case == "batch-wide":
+    (text,) = impl.sanitize_batch(["\u4e2d\x1b[1023b\n".encode() * (256 * 1024 // 10)])  # 27 M characters out
+    del text
 elif case == "wide":
     text = decoder.decode("\u4e2d\x1b[1023b\n".encode() * 100000, final=True)  # 1 MB in: 102 M characters out
     del text
@@ -56,7 +61,8 @@ print(json.dumps({{"peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 
 CASES = {"grow": "lines that grew and shrank", "chunk": "one 60 MB chunk", "lf": "50 MB of LF, live_lines=2**40",
          "amplified": "one 1 MB call of huge REPs of é (114 M characters of text)",
          "batch": "one sanitize_batch item of 256 KiB of huge REPs of é (30 M characters)",
-         "wide": "one 1 MB call of huge REPs of 中 (102 M characters of text)"}
+         "wide": "one 1 MB call of huge REPs of 中 (102 M characters of text)",
+         "batch-wide": "one sanitize_batch item of 256 KiB of huge REPs of 中 (27 M characters)"}
 
 
 def main() -> None:
