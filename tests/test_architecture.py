@@ -112,9 +112,9 @@ ONLY_C = {
     # take_output does for the whole text in one
     ("TranscriptDecoder", "feed_bounded"), ("TranscriptDecoder", "ready_output"),
     ("TranscriptDecoder", "trim_output"),
-    # ...and a batch item's (decode_item), with the GIL taken for each piece; the fallback's items are strs
-    # joined as its calls' are
-    ("TranscriptDecoder", "item_piece"), ("TranscriptDecoder", "item_end"),
+    # ...and a batch item's (decode_item), with the GIL taken for each piece, or an Arrow value's as UTF-8; the
+    # fallback's items are strs joined as its calls' are
+    ("TranscriptDecoder", "item_piece"), ("TranscriptDecoder", "item_end"), ("TranscriptDecoder", "item_piece_utf8"),
     ("TranscriptDecoder", "feed"), ("TranscriptDecoder", "finish"),
     ("ScreenSink", "print_ascii"), ("ScreenSink", "print_cps"), ("ScreenSink", "__dealloc__"),
     ("ScreenSink", "prepare_cells"), ("ScreenSink", "base_char"),

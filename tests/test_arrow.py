@@ -77,3 +77,21 @@ def test_duckdb_results_are_read_through_the_stream_interface(impl):
     table = connection.sql("SELECT (chr(27) || '[31m' || i::VARCHAR)::BLOB AS v FROM range(5) t(i)").to_arrow_table()
     column = table.column("v")  # a chunked array: read through __arrow_c_stream__
     assert as_list(impl.sanitize_arrow(column)) == [str(i) for i in range(5)]
+
+
+@pytest.mark.parametrize("mode", ["render", "strip"])
+def test_values_whose_text_comes_in_pieces(impl, mode):
+    """A value whose text passes a piece of cells (half a million) goes to the UTF-8 output a piece at a time
+    (round 29), before the rest of it, and between values that do not: every value as ``sanitize`` gives it,
+    with the Unicode policy applied to each piece (a bidi override in each line) and one-byte text before the
+    cells (ASCII, Latin-1) kept in front of them. In strip mode the escape sequences make nothing, so a value
+    of wide text alone makes the pieces there."""
+    wide = "\u4e2d\x1b[1023b\u202e\n".encode() * 1200
+    head = b"x\x1b[1023b\n" * 300 + "\u00e9\x1b[1023b\n".encode() * 300
+    emoji = "\U0001f600\x1b[1023b\n".encode() * 1200 + "\U0001f3f4\U000e0067\U000e0062\U000e007f end".encode()
+    text_only = "\u4e2d".encode() * 700_000 + "caf\u00e9".encode()
+    values = [b"a\x1b[31mb", wide, None, emoji, "\u00e9\x1b[1023b\n".encode() * 1100, wide + b"x" * 5000, text_only,
+              b"", head + wide, head + wide.replace("\u202e".encode(), b"")]  # (the policy makes a piece all cells)
+    result = as_list(impl.sanitize_arrow(pa.array(values, type=pa.large_binary()), mode=mode))
+    assert result == [None if v is None else impl.sanitize(v, mode=mode) for v in values]
+    assert len(result[6]) > 700_000

@@ -551,7 +551,7 @@ cdef class TranscriptDecoder:
                         for i in range(count):
                             start = acc.len
                             head = acc.hlen
-                            self.decode_item(<const uint8_t *>views[i].buf, views[i].len, &acc, &wholes[i])
+                            self.decode_item(<const uint8_t *>views[i].buf, views[i].len, &acc, &wholes[i], NULL)
                             if wholes[i] != NULL:  # a str of its own: no span in acc
                                 pass
                             elif acc.hlen != head:  # ASCII bytes in acc's head: widest character -1
@@ -695,7 +695,7 @@ cdef class TranscriptDecoder:
                             start = <const uint8_t *>array.buffers[2 + (<const int32_t *>view)[2]] + (<const int32_t *>view)[3]
                     acc.len = acc.hlen = 0
                     acc.maxchar = 0
-                    self.decode_item(start, size, &acc, NULL)
+                    self.decode_item(start, size, &acc, NULL, out)
                     if acc.hlen:  # ASCII bytes are their own UTF-8
                         put_bytes(out, acc.head, acc.hlen)
                     else:
@@ -723,7 +723,8 @@ cdef class TranscriptDecoder:
         self.nheld = 0
         return 0
 
-    cdef int decode_item(self, const uint8_t *data, Py_ssize_t n, Buf *acc, PyObject **whole) except -1 nogil:
+    cdef int decode_item(self, const uint8_t *data, Py_ssize_t n, Buf *acc, PyObject **whole,
+                         Out8 *utf8) except -1 nogil:
         """One item of a batch, from a fresh stream to its end; its text (policy applied) appended to acc: to
         acc's head if it is all one-byte ASCII text, else to acc's data (never both for one item). acc's head
         holds ASCII only (the batch makes its strs with ascii_str, the Arrow writer copies it as UTF-8), so an
@@ -732,19 +733,24 @@ cdef class TranscriptDecoder:
         str instead (a new reference in ``*whole``, acc untouched): copied into acc and then into a str of its
         own, a 256 KiB item of huge repeats made 4 bytes of cells a character (benchmarks/README.md, round
         28). An item whose text passes a piece of cells is fed as decode() feeds a call (feed_bounded), each
-        piece written into the str that is its text (item_piece), where its cells were staged whole, then
-        copied into acc and into a str: a 256 KiB item of huge repeats of a wide character peaked at 273 MB
-        for 54 MB of text (round 29)."""
+        piece written into the str that is its text (item_piece) or, for the Arrow writer, appended to its
+        UTF-8 output ``utf8`` (item_piece_utf8; the rest goes to acc, which the writer appends after it), where
+        its cells were staged whole, then copied into acc and into a str or UTF-8: a 256 KiB item of huge
+        repeats of a wide character peaked at 272 MB for 54 MB of text in a batch, 286 MB for 81 MB of UTF-8
+        in an Arrow array (round 29)."""
         cdef Buf *out = &self.out
         cdef Py_ssize_t i, fed = 0
-        if whole == NULL:
+        if whole == NULL and utf8 == NULL:
             if n:
                 self.feed(data, n)
         else:
             while fed < n:
                 fed += self.parser.feed(data + fed, n - fed if n - fed <= FEED_STEP else FEED_STEP, PIECE_CELLS)
                 if self.out.len >= PIECE_CELLS:
-                    self.item_piece(<double>(fed + 1) / (n + 1))
+                    if whole != NULL:
+                        self.item_piece(<double>(fed + 1) / (n + 1))
+                    else:
+                        self.item_piece_utf8(utf8)
         self.finish()
         if self.item_text.str != NULL:
             self.item_end(whole)
@@ -780,6 +786,15 @@ cdef class TranscriptDecoder:
         """decode_item's output so far onto the item's text (feed_sliced's piece; ``read``: text_append's)."""
         self.ready_output(False)
         text_append(&self.item_text, &self.out, &self.text_hint, read)
+        self.trim_output()
+        return 0
+
+    cdef int item_piece_utf8(self, Out8 *utf8) except -1 nogil:
+        """decode_item's output so far as UTF-8 onto the end of the Arrow writer's ``utf8``."""
+        self.ready_output(False)
+        buf_flatten(&self.out)  # (a piece is cells: its head, if any, is widened once)
+        put_utf8(utf8, self.out.data, self.out.len)
+        buf_clear(&self.out)
         self.trim_output()
         return 0
 
@@ -821,7 +836,7 @@ cdef class TranscriptDecoder:
         self.trim_output()
         return text
 
-    cdef int ready_output(self, bint final) except -1:
+    cdef int ready_output(self, bint final) except -1 nogil:
         """The output as the call returns it, in ``out``: the Unicode policy applied (in C: SPEC 2.5's table,
         as the fallback's _unicode_policy applies it). Strip mode holds back an end that may still become a
         flag sequence."""
