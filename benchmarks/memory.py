@@ -16,7 +16,10 @@ still alive, garbage collected): what one decoder costs between calls.
   time, each piece a str joined at the end until round 28 (the text twice at peak), written into the str
   the call returns since round 29;
 - one sanitize_batch item of 256 KiB of huge REPs of 中: 27 M characters, staged whole as cells, copied into
-  the batch's cells and then into a str until round 28, written into its str a piece at a time since round 29.
+  the batch's cells and then into a str until round 28, written into its str a piece at a time since round 29;
+- one sanitize_arrow value of the same (77 MB of UTF-8), staged the same way until round 28, its UTF-8 written
+  a piece at a time since round 29 (needs pyarrow, whose import is in the peak: the same case with an empty
+  value reads about 108 MB).
 """
 
 from __future__ import annotations
@@ -50,6 +53,10 @@ elif case == "amplified":
 elif case == "batch-wide":
     (text,) = impl.sanitize_batch(["\u4e2d\x1b[1023b\n".encode() * (256 * 1024 // 10)])  # 27 M characters out
     del text
+elif case == "arrow-wide":
+    import pyarrow
+    values = impl.sanitize_arrow(pyarrow.array(["\u4e2d\x1b[1023b\n".encode() * (256 * 1024 // 10)]))
+    del values
 elif case == "wide":
     text = decoder.decode("\u4e2d\x1b[1023b\n".encode() * 100000, final=True)  # 1 MB in: 102 M characters out
     del text
@@ -62,7 +69,8 @@ CASES = {"grow": "lines that grew and shrank", "chunk": "one 60 MB chunk", "lf":
          "amplified": "one 1 MB call of huge REPs of é (114 M characters of text)",
          "batch": "one sanitize_batch item of 256 KiB of huge REPs of é (30 M characters)",
          "wide": "one 1 MB call of huge REPs of 中 (102 M characters of text)",
-         "batch-wide": "one sanitize_batch item of 256 KiB of huge REPs of 中 (27 M characters)"}
+         "batch-wide": "one sanitize_batch item of 256 KiB of huge REPs of 中 (27 M characters)",
+         "arrow-wide": "one sanitize_arrow value of 256 KiB of huge REPs of 中 (77 MB of UTF-8)"}
 
 
 def main() -> None:
