@@ -98,9 +98,6 @@ ONLY_C = {
     # getattr, and only the render sink has one; the core's base Sink answers 0 for the others
     ("Sink", "frame_limit"),
     ("RenderSink", "__dealloc__"), ("LineWindow", "__dealloc__"), ("Parser", "__dealloc__"),
-    # the pointer to the output's cell count that feed's stop_cells compares (the decoder's out.len), valid
-    # from the start: the fallback's parser has no piece to stop for
-    ("Parser", "__cinit__"),
     ("StripSink", "__dealloc__"), ("TranscriptDecoder", "__dealloc__"),
     ("StripSink", "resolve_pending_cr"), ("StripSink", "bound_alt_held"),
     # the facade's C plumbing: the GIL, batches and Arrow without Python objects, base64 in C

@@ -399,12 +399,8 @@ cdef class Parser:
     cdef Py_ssize_t ascii_cap
     cdef bint second_given  # the second parameter had a digit (csi_dispatch: DECSTBM)
     # The output's cell count (the decoder's out.len), which feed compares with its stop_cells before each
-    # escape sequence; its own zero until a decoder points it at its output.
+    # escape sequence; NULL (never stop) until a decoder points it at its output.
     cdef const Py_ssize_t *out_cells
-    cdef Py_ssize_t no_cells
-
-    def __cinit__(self):
-        self.out_cells = &self.no_cells
 
     def __dealloc__(self):
         free(self.cps)
@@ -453,7 +449,7 @@ cdef class Parser:
                         pos = end
                         continue
                 if byte == ESC and not self.u8_need:
-                    if self.out_cells[0] >= stop_cells:
+                    if self.out_cells != NULL and self.out_cells[0] >= stop_cells:
                         return pos
                     self.stats[S_SEQUENCES] += 1
                     self.enter_escape()
