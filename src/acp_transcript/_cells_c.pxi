@@ -1143,9 +1143,9 @@ cdef int text_append(Text *text, Buf *buf, const SizeHint *hint, double read) ex
     call's text as projected from the share of its input ``read`` so far (0 < read <= 1; 0: no projection)
     if larger, and grows by an eighth or to the projection (in place at the heap's top, or by moving pages)
     past that. A projection counts for at most four times what is needed: input that makes its text at its
-    start (huge repeats, then plain text) does not reserve a hundred times the text. Doubling, a fresh decoder's one call of 32 MB of real captures
-    reserved 16 M characters for 10.4 M: a block past glibc's largest mapped size, from fresh pages at every
-    call (10% slower than a str per piece and a join)."""
+    start (huge repeats, then plain text) does not reserve a hundred times the text. Doubling, a fresh
+    decoder's one call of 32 MB of real captures reserved 16 M characters for 10.4 M: a block past glibc's
+    largest mapped size, from fresh pages at every call (10% slower than a str per piece and a join)."""
     cdef Py_ssize_t n = buf_size(buf), need = text.len + n, room, projected = 0
     cdef str grown
     if not n:
