@@ -4,8 +4,8 @@
 
 - ``decode(corpus, final=True)`` in one call of ``--size`` MB (default 32) of plain ASCII and of the real
   captures (benchmarks/corpora.py), MB/s, best of 5: what a log exporter that reads whole files sees;
-- one ``sanitize_batch([item])`` of a 256 KiB item of huge REPs of ``é`` or of ``x`` (30 M characters of text
-  each), ms, best of 5 after a warm-up.
+- one ``sanitize_batch([item])`` of a 256-320 KiB item of huge REPs of ``é``, of ``x`` or of ``中`` (30 M
+  characters of text each, two bytes a character for ``中``), ms, best of 5 after a warm-up.
 
 Each build runs in its own process (``--src`` puts its directory first on ``sys.path``; without it, the
 installed or in-place package). Round 28 measured with it (benchmarks/README.md).
@@ -39,7 +39,7 @@ for name in ("plain ASCII", "real captures"):
     data = CORPORA[name]({size})
     row.append(f"{{len(data) / best(lambda: core.TranscriptDecoder().decode(data, final=True)) / 1e6:,.0f}} MB/s")
 core.sanitize_batch([b"warm"])
-for char in ("\u00e9", "x"):
+for char in ("\u00e9", "x", "\u4e2d"):
     item = (char + "\x1b[1023b\n").encode() * (256 * 1024 // 9)
     row.append(f"{{best(lambda: core.sanitize_batch([item])) * 1000:.1f}} ms")
 print(" | ".join(row))
@@ -54,8 +54,9 @@ def main() -> None:
     args = parser.parse_args()
     builds = args.src or [""]
     benchmarks = str(Path(__file__).resolve().parent)
-    print("| build | one call, plain ASCII | one call, real captures | batch item of é REPs | batch item of x REPs |")
-    print("|---|---|---|---|---|")
+    print("| build | one call, plain ASCII | one call, real captures | batch item of é REPs | batch item of x REPs "
+          "| batch item of 中 REPs |")
+    print("|---|---|---|---|---|---|")
     for _ in range(args.rounds):
         for src in builds:
             code = CHILD.format(src=src, benchmarks=benchmarks, size=int(args.size * 1_000_000))
