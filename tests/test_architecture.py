@@ -105,13 +105,12 @@ ONLY_C = {
     ("TranscriptDecoder", "arrow_values"), ("TranscriptDecoder", "release_held"),
     ("TranscriptDecoder", "decode_item"), ("TranscriptDecoder", "check_initialised"),
     ("TranscriptDecoder", "feed_sliced"), ("TranscriptDecoder", "feed_base64"), ("TranscriptDecoder", "end_call"),
-    # a call's text in pieces (text_append): each piece readied and the buffers trimmed after it, as
-    # take_output does for the whole text in one
+    # a call's or a batch item's text in pieces (output_to_text, text_append): each piece readied and the
+    # buffers trimmed after it, as take_output does for the whole text in one; an Arrow value's pieces as
+    # UTF-8. The fallback's calls and items are strs joined
     ("TranscriptDecoder", "feed_bounded"), ("TranscriptDecoder", "ready_output"),
-    ("TranscriptDecoder", "trim_output"),
-    # ...and a batch item's (decode_item), with the GIL taken for each piece, or an Arrow value's as UTF-8; the
-    # fallback's items are strs joined as its calls' are
-    ("TranscriptDecoder", "item_piece"), ("TranscriptDecoder", "item_end"), ("TranscriptDecoder", "item_piece_utf8"),
+    ("TranscriptDecoder", "trim_output"), ("TranscriptDecoder", "output_to_text"), ("TranscriptDecoder", "item_end"),
+    ("TranscriptDecoder", "item_piece_utf8"),
     ("TranscriptDecoder", "feed"), ("TranscriptDecoder", "finish"),
     ("ScreenSink", "print_ascii"), ("ScreenSink", "print_cps"), ("ScreenSink", "__dealloc__"),
     ("ScreenSink", "prepare_cells"), ("ScreenSink", "base_char"),

@@ -397,12 +397,9 @@ cdef class TranscriptDecoder:
                 m = size
             fed = self.feed_released(src, m)
             while fed < m:
-                self.ready_output(False)
                 # the share of the call's input read (base64 characters for decoded bytes): the text is sized
                 # as if what is left makes text as what came so far did
-                text_append(text, &self.out, &self.text_hint,
-                            <double>(start + (fed if not base64 else fed // 3 * 4) + 1) / (n + 1))
-                self.trim_output()
+                self.output_to_text(text, False, <double>(start + (fed if not base64 else fed // 3 * 4) + 1) / (n + 1))
                 fed += self.feed_released(src + fed, m - fed)
             start += size
         return 0
@@ -413,10 +410,16 @@ cdef class TranscriptDecoder:
             self.finish()
         if text.str == NULL:
             return self.take_output(final)
-        self.ready_output(final)
-        text_append(text, &self.out, &self.text_hint, 0)
-        self.trim_output()
+        self.output_to_text(text, final, 0)
         return text_finish(text, &self.text_hint)
+
+    cdef int output_to_text(self, Text *text, bint final, double read) except -1 with gil:
+        """The output, as take_output readies it, onto the end of ``text`` (``read``: text_append's), for a
+        call's text or a batch item's that comes in pieces."""
+        self.ready_output(final)
+        text_append(text, &self.out, &self.text_hint, read)
+        self.trim_output()
+        return 0
 
     cdef Py_ssize_t feed_released(self, const uint8_t *data, Py_ssize_t n) except -1:
         """feed(), with the GIL released for inputs of GIL_FREE_BYTES or more (SPEC 6), so that threads
@@ -733,7 +736,7 @@ cdef class TranscriptDecoder:
         str instead (a new reference in ``*whole``, acc untouched): copied into acc and then into a str of its
         own, a 256 KiB item of huge repeats made 4 bytes of cells a character (benchmarks/README.md, round
         28). An item whose text passes a piece of cells is fed as decode() feeds a call (feed_bounded), each
-        piece written into the str that is its text (item_piece) or, for the Arrow writer, appended to its
+        piece written into the str that is its text (output_to_text) or, for the Arrow writer, appended to its
         UTF-8 output ``utf8`` (item_piece_utf8; the rest goes to acc, which the writer appends after it), where
         its cells were staged whole, then copied into acc and into a str or UTF-8: a 256 KiB item of huge
         repeats of a wide character peaked at 272 MB for 54 MB of text in a batch, 286 MB for 81 MB of UTF-8
@@ -748,7 +751,7 @@ cdef class TranscriptDecoder:
                 fed += self.parser.feed(data + fed, n - fed if n - fed <= FEED_STEP else FEED_STEP, PIECE_CELLS)
                 if self.out.len >= PIECE_CELLS:
                     if whole != NULL:
-                        self.item_piece(<double>(fed + 1) / (n + 1))
+                        self.output_to_text(&self.item_text, False, <double>(fed + 1) / (n + 1))
                     else:
                         self.item_piece_utf8(utf8)
         self.finish()
@@ -782,13 +785,6 @@ cdef class TranscriptDecoder:
         buf_clear(&self.pol)
         return 0
 
-    cdef int item_piece(self, double read) except -1 with gil:
-        """decode_item's output so far onto the item's text (feed_sliced's piece; ``read``: text_append's)."""
-        self.ready_output(False)
-        text_append(&self.item_text, &self.out, &self.text_hint, read)
-        self.trim_output()
-        return 0
-
     cdef int item_piece_utf8(self, Out8 *utf8) except -1 nogil:
         """decode_item's output so far as UTF-8 onto the end of the Arrow writer's ``utf8``."""
         self.ready_output(False)
@@ -801,9 +797,7 @@ cdef class TranscriptDecoder:
     cdef int item_end(self, PyObject **whole) except -1 with gil:
         """The end of an item whose text came in pieces: the rest of it, and the str in ``*whole`` (a new
         reference), as end_call does for a call."""
-        self.ready_output(True)
-        text_append(&self.item_text, &self.out, &self.text_hint, 0)
-        self.trim_output()
+        self.output_to_text(&self.item_text, True, 0)
         text = text_finish(&self.item_text, &self.text_hint)
         Py_INCREF(text)
         whole[0] = <PyObject *>text
