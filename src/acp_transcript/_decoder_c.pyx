@@ -739,8 +739,8 @@ cdef class TranscriptDecoder:
         piece written into the str that is its text (output_to_text) or, for the Arrow writer, appended to its
         UTF-8 output ``utf8`` (item_piece_utf8; the rest goes to acc, which the writer appends after it), where
         its cells were staged whole, then copied into acc and into a str or UTF-8: a 256 KiB item of huge
-        repeats of a wide character peaked at 272 MB for 54 MB of text in a batch, 286 MB for 81 MB of UTF-8
-        in an Arrow array (round 29)."""
+        repeats of a wide character peaked at 272 MB for 54 MB of text in a batch, 283 MB more for 77 MB of
+        UTF-8 in an Arrow array (round 29)."""
         cdef Buf *out = &self.out
         cdef Py_ssize_t i, fed = 0
         if n < GIL_FREE_BYTES or (whole == NULL and utf8 == NULL):
@@ -750,7 +750,7 @@ cdef class TranscriptDecoder:
                 self.feed(data, n)
         else:
             while fed < n:
-                fed += self.parser.feed(data + fed, n - fed if n - fed <= FEED_STEP else FEED_STEP, PIECE_CELLS)
+                fed += self.feed_bounded(data + fed, n - fed)
                 if self.out.len >= PIECE_CELLS:
                     if whole != NULL:
                         self.output_to_text(&self.item_text, False, <double>(fed + 1) / (n + 1))
@@ -803,8 +803,7 @@ cdef class TranscriptDecoder:
         text = text_finish(&self.item_text, &self.text_hint)
         Py_INCREF(text)
         whole[0] = <PyObject *>text
-        buf_clear(&self.out)
-        buf_clear(&self.pol)
+        buf_clear(&self.pol)  # (text_append emptied out)
         return 0
 
     cdef int check_initialised(self) except -1:
