@@ -3,7 +3,8 @@ touch more than a chunk's cells of a sized row (REP, ECH, EL, ICH, DCH, a write 
 keeps the row as literal chunks and fills, so that the edit costs what it changes instead of O(columns). The
 text and the counters must not change: these tests compare the core, with chunks small enough for short rows
 to reach every path (wide characters, combining marks, padding cleared at chunk boundaries, ICH and DCH
-that do and do not overlap), against the fallback, whose rows are lists of cells."""
+that do and do not overlap), against the fallback, whose rows are strs of cells (lists once a cell holds
+marks)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from acp_transcript import _defs, _screen_py
 from strategies import SCREEN_CONTROLS, SCREEN_TEXT, chunked, screen_csi
 from test_long_lines import assert_chunks_change_nothing, chunk_cells, run
 from test_screen import CASES as SCREEN_CASES
@@ -65,16 +67,25 @@ def test_only_rows_an_edit_would_rewrite_become_chunks(both):
     assert [count > 0 for _, count, _ in decoder._row_chunks()] == [False, False, False, True]
 
 
+# Blanks in many runs across a wide row (ECH every 600 columns), then erases over them: the fallback counts
+# what they overwrite run by run while the runs are few, character by character past that (_unwritten).
+SCATTERED_ERASES = b"".join(b"\x1b[%dG\x1b[5X" % (column * 600 + 1) for column in range(100))
+
+
 # The widest rows the API allows, with the attacks of benchmarks/bounds.py at full scale: the core must give the
-# fallback's text and counters with its default chunk size.
+# fallback's text and counters with its default chunk size. The row starts with a plain character (a str row
+# in the fallback) or one with a mark (a list row).
 @pytest.mark.parametrize("edit", [
     b"x\x1b[65535b\r", b"\x1b[1@", b"\x1b[1P", b"\x1b[@x\r", b"x\x1b[65530G\x1b[1K\r", b"\x1b[40000@",
     b"\x1b[40000P", b"\x1b[30000G\x1b[30000@\r", "\u4e2d\x1b[65535b\r".encode(), b"\x1b[65000Gq\x1b[3P\r",
     "\u00e9\x1b[65535b\r".encode(), "\u4e2d\r\u2500\x1b[65535b\x1b[2;1H".encode(),
+    b"x\x1b[40000@\r", b"\x1b[65000Gy\x1b[2K", SCATTERED_ERASES + b"\x1b[30000G\x1b[1K\x1b[50000G\x1b[0K\r",
+    SCATTERED_ERASES + b"\x1b[2K\x1b[2;1H\x1b[1;1H",
 ])
-def test_a_65535_column_row_edits_as_the_fallbacks(both, edit):
+@pytest.mark.parametrize("first", [b"x", "e\u0301".encode()])
+def test_a_65535_column_row_edits_as_the_fallbacks(both, edit, first):
     c_module, py_module = both
-    chunks = [b"x" * 65535 + b"\r", edit * 20, b"\x1b[3;1Hab", b"\n" * 3]
+    chunks = [first + b"x" * 65534 + b"\r", edit * 20, b"\x1b[3;1Hab", b"\n" * 3]
     options = {"columns": 65535, "rows": 3}
     assert run(c_module, chunks, options, live=True) == run(py_module, chunks, options, live=True)
 
@@ -109,3 +120,27 @@ def test_the_tmux_checked_cases_hold_on_rows_in_chunks(both, cells, data, column
     c_module, _ = both
     with chunk_cells(c_module, cells):
         assert c_module.sanitize(data, columns=columns, rows=rows) == expected
+
+
+BLANK, PAD = chr(_defs.BLANK), chr(_defs.PAD)
+# Runs of cells; blank runs between others, enough of them that a span of a few hundred cells holds more blank
+# runs than _FEW_RUNS.
+ROW_TEXT = st.lists(st.tuples(st.sampled_from([BLANK, PAD, "x", "\u4e2d"]), st.integers(1, 120)), max_size=30).map(
+    lambda runs: "".join(cell * n for cell, n in runs))
+BLANK_RUNS = st.lists(st.tuples(st.integers(1, 40), st.sampled_from(["x", PAD, "\u4e2d"]), st.integers(1, 40)),
+                      min_size=5, max_size=30).map(lambda runs: "".join(BLANK * a + cell * b for a, cell, b in runs))
+
+
+@settings(max_examples=300)
+@given(ROW_TEXT | BLANK_RUNS | st.text(st.sampled_from([BLANK, PAD, "x"]), max_size=600), st.data())
+def test_the_fallbacks_counts_over_a_str_row_are_strs_own(text, data):
+    """The fallback's str rows count their blanks and padding run by run (_unwritten) and find their trailing
+    blanks by power-of-two probes (_trailing_blanks): what str.count and str.rstrip say, for any span (the
+    whole row as often as not: hypothesis draws small integers first)."""
+    start = data.draw(st.just(0) | st.integers(0, len(text)))
+    stop = data.draw(st.just(len(text)) | st.integers(start, len(text)))
+    if start < stop:
+        assert _screen_py._unwritten(text, start, stop) == text.count(BLANK, start, stop) + text.count(PAD, start, stop)
+        assert _screen_py._blank_run(text, start, stop) == len(text[start:stop]) - len(text[start:stop].lstrip(BLANK))
+    assert _screen_py._trailing_blanks(text) == len(text) - len(text.rstrip(BLANK))
+    assert _screen_py.trim_row(text) == text.rstrip(BLANK)

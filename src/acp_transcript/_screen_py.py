@@ -10,7 +10,13 @@ Cells are one-character strings with the cell kinds of ``_defs`` (``BLANK``: nev
 ``PAD``: the second cell of a wide character); a cell may carry zero-width characters
 after its character while the cell's UTF-8 fits in 21 bytes (tmux's limit). Rows keep only the cells
 up to their last written one (they never end in ``BLANK``), so a tall screen costs nothing until it is
-drawn on. Character widths come from the committed table ``_widths`` (one Unicode version for both twins).
+drawn on. A row is a ``str``, one character a cell, as the unsized window's lines are (``_window_py``): an
+edit is slices and a concatenation, and a count or a comparison over a range is a C-level ``count`` or
+``startswith``, so that REP, EL, ECH, ICH or DCH over a row of 65,535 columns are a few copies at memory
+speed (a list of 65,535 cells took 33-110 us for any operation over it: 0.02-0.8 MB/s, benchmarks/README.md,
+round 30). A row that holds a cell with marks (several characters) is a ``list`` of cells instead, from the
+mark on until the row is emptied; the helpers below (``set_cells``, ``trim_row``, ``row_text``, ...) take
+either. Character widths come from the committed table ``_widths`` (one Unicode version for both twins).
 The Cython twin is ``_screen_c.pxi``.
 """
 
@@ -49,6 +55,7 @@ BLANK = chr(_defs.BLANK)
 PAD = chr(_defs.PAD)
 ZWJ = "\u200d"
 _Item = TypeVar("_Item")  # a row, its wrapped flag, its used count or its busy flag (Screen's parallel sequences)
+Row = str | list[str]  # a str of one-character cells; a list of cells once one holds marks (see above)
 
 # The tables hold inclusive ranges; as half-open bounds, a code point is inside one exactly when
 # bisect_right lands on an odd index.
@@ -96,9 +103,9 @@ def char_width(char: str) -> int:
     return 2 if bisect_right(_WIDE, code) & 1 else 1
 
 
-def row_text(row: list[str]) -> str:
+def row_text(row: Row) -> str:
     """A row's text: padding cells dropped, blank cells as spaces (a row never ends in a blank)."""
-    text = "".join(row)
+    text = row if isinstance(row, str) else "".join(row)
     if PAD in text:
         text = text.replace(PAD, "")
     if BLANK in text:
@@ -108,19 +115,33 @@ def row_text(row: list[str]) -> str:
 
 @lru_cache(maxsize=8)
 def _blank_cells(count: int) -> list[str]:
-    """count blank cells, shared: only ever read (compared, or copied into a row by slice assignment)."""
+    """count blank cells of a list row, shared: only ever read (compared, or copied into a row by slice
+    assignment)."""
     return [BLANK] * count
 
 
-def _written(row: list[str]) -> int:
-    """Cells holding a character. list.count compares every cell with ``==`` (11 ns a cell, most of REP's
-    time on a 1000-column row); joined, the two counts are memchr-speed scans. A cell with marks is several
-    characters, none of them BLANK or PAD, so the counts are the same. A few cells (most writes): the
-    join would cost more than it saves."""
+def _written(row: Row) -> int:
+    """Cells holding a character. Of a list row: list.count compares every cell with ``==`` (11 ns a cell,
+    most of REP's time on a 1000-column row); joined, the two counts are memchr-speed scans. A cell with
+    marks is several characters, none of them BLANK or PAD, so the counts are the same. A few cells (most
+    writes): the join would cost more than it saves."""
+    if isinstance(row, str):
+        return len(row) - _unwritten(row, 0, len(row))
     if len(row) < 32:
         return len(row) - row.count(BLANK) - row.count(PAD)
     joined = "".join(row)
     return len(row) - joined.count(BLANK) - joined.count(PAD)
+
+
+def set_cells(row: Row, x: int, stop: int, cells: Row) -> Row:
+    """``row`` with its cells [x, stop) replaced by ``cells`` (x <= len(row); a str unless the row is a
+    list): a new str, or the list edited in place. The caller puts the row back."""
+    if isinstance(row, str):
+        if stop < len(row):
+            return row[:x] + cells + row[stop:]  # type: ignore[operator]
+        return row[:x] + cells  # type: ignore[operator]
+    row[x:stop] = cells
+    return row
 
 
 def screen_size(options: Options) -> tuple[int, int]:
@@ -140,7 +161,7 @@ class Screen:
     __slots__ = ("rows", "wrapped", "used", "cells", "busy")
 
     def __init__(self, height: int) -> None:
-        self.rows: list[list[str]] = [[] for _ in range(height)]
+        self.rows: list[Row] = [""] * height
         self.wrapped = bytearray(height)  # 1: the row's line goes on in the next row
         # tmux's cellused: how far cells were set since the row was last emptied, even if they were cleared
         # since. A wrapped row's text reaches that far (capture-pane -J does not trim it), and a row with
@@ -164,7 +185,7 @@ class Screen:
 
     def insert_row(self, y: int) -> None:
         """An empty row at y; the rows from y move down."""
-        self.rows.insert(y, [])
+        self.rows.insert(y, "")
         self.wrapped.insert(y, 0)
         self.used.insert(y, 0)
         self.busy.insert(y, 0)
@@ -294,8 +315,7 @@ class ScreenSink:
         row = screen.rows[y]
         size = len(row)
         self.stats["cells_overwritten"] += _written(row[x:])
-        del row[x:]
-        trim_row(row)
+        row = screen.rows[y] = trim_row(row[:x])
         screen.cells += len(row) - size
 
     def live(self) -> str:
@@ -390,7 +410,7 @@ class ScreenSink:
         bottom_row = slice(bottom - gone, bottom - gone + 1)
         screen.cells += sum(lengths) - sum(map(len, screen.rows[gone_rows]))
         del screen.rows[gone_rows], screen.wrapped[gone_rows], screen.used[gone_rows], screen.busy[gone_rows]
-        screen.rows[bottom_row] = [list(row) for row in rows[start:]] + [[]]
+        screen.rows[bottom_row] = rows[start:] + [""]
         screen.wrapped[bottom_row] = bytes(wrapped[start:]) + b"\0"
         screen.used[bottom_row] = array("q", lengths + [0])
         screen.busy[bottom_row] = b"\1" * len(lengths) + b"\0"
@@ -531,7 +551,8 @@ class ScreenSink:
         """REP's rows: put_wrapped for ``count`` copies of one character of ``width`` cells. Returns how
         many are left for put_text (from the first row whose cells are not clean)."""
         sx = self.columns
-        cells = [char] if width == 1 else [char, PAD]
+        cells = [char] if width == 1 else [char, PAD]  # (a list row's run: the same str objects)
+        text = "".join(cells)  # (a str row's)
         while count:
             if self.cx > sx - width:
                 self.linefeed(True)
@@ -540,13 +561,18 @@ class ScreenSink:
             take = min(count, (sx - cx) // width)
             stop = cx + take * width
             row = self.screen.rows[self.cy]
-            run = cells * take
             # The same cells again (REP over its own run, a screen redrawn), with no stray padding after them
-            # (_clean_span's test): clean, each holding the character, and nothing to write. Comparing the
-            # cells (mostly the same str objects, so pointers) costs a third of the clean test's scan (REP
-            # then CR at 1000 columns: 10.5 -> 6.7 us a sequence).
-            same = (cx < len(row) and row[cx] == char and row[cx:stop] == run
-                    and (stop >= len(row) or row[stop] != PAD))
+            # (_clean_span's test): clean, each holding the character, and nothing to write. A str row: one
+            # memcmp. A list row: comparing the cells (the same str objects, so pointers) costs a third of
+            # the clean test's scan (REP then CR at 1000 columns: 10.5 -> 6.7 us a sequence).
+            run: Row
+            if isinstance(row, str):
+                run = text * take
+                same = cx < len(row) and row[cx] == char and row.startswith(run, cx)
+            else:
+                run = cells * take
+                same = cx < len(row) and row[cx] == char and row[cx:stop] == run
+            same = same and (stop >= len(row) or row[stop] != PAD)
             if same:
                 held = take
             else:
@@ -790,23 +816,36 @@ class ScreenSink:
         else:
             self.cx = sx - (0 if self.wrap else 1)
 
-    def write_cells(self, y: int, x: int, cells: str | list[str], held: int = -1, same: bool = False) -> None:
-        """Set cells [x, x + len(cells)) of row y (one character per cell), counting what they overwrite
-        (``held``, when the caller's scan of them counted it already; ``same``: they hold these already)."""
+    def write_cells(self, y: int, x: int, cells: Row, held: int = -1, same: bool = False) -> None:
+        """Set cells [x, x + len(cells)) of row y (one character per cell; a str unless the row is a list),
+        counting what they overwrite (``held``, when the caller's scan of them counted it already; ``same``:
+        they hold these already)."""
         screen = self.screen
         row = screen.rows[y]
         size = len(row)
         stop = x + len(cells)
         if x > size:
-            row.extend(BLANK * (x - size))
+            if isinstance(row, str):
+                row += BLANK * (x - size)
+            else:
+                row.extend(BLANK * (x - size))
         elif held >= 0:
             self.stats["cells_overwritten"] += held
         elif x < size:
             self.stats["cells_overwritten"] += _written_in(row, x, stop)
         if not same:
-            row[x:stop] = cells
+            if isinstance(row, str):  # (set_cells, inline: the hottest write of the fallback's sized rendering)
+                if size > 1024 and row.startswith(cells, x):  # type: ignore[arg-type]
+                    pass  # a long row that holds these cells already: a memcmp instead of copying it
+                elif stop < len(row):
+                    row = row[:x] + cells + row[stop:]  # type: ignore[operator]
+                else:
+                    row = row[:x] + cells  # type: ignore[operator]
+            else:
+                row[x:stop] = cells
             if row[-1] == BLANK:
-                trim_row(row)
+                row = trim_row(row)
+            screen.rows[y] = row
         screen.cells += len(row) - size
         if stop > screen.used[y]:
             screen.used[y] = stop
@@ -820,7 +859,9 @@ class ScreenSink:
         at ``start`` is blanked, and so is the padding after ``stop`` (of a wide character whose left half
         is overwritten). The collected path clears that padding ``always``; ``screen_write_overwrite`` only
         when a wide character is written or the last cell overwritten is a wide character or padding."""
-        row = self.screen.rows[self.cy]
+        screen = self.screen
+        cy = self.cy
+        row = screen.rows[cy]
         size = len(row)
         if always:
             # screen_write_collect_end: back from ``start`` over padding; a wide character found left of it
@@ -828,31 +869,34 @@ class ScreenSink:
             if 0 < start < size:
                 x = start
                 while x > 0 and row[x] == PAD:
-                    row[x] = BLANK
                     x -= 1
+                blank = x + 1  # cells [blank, start] were padding
                 if x > 0 and row[x] != BLANK and char_width(row[x][0]) == 2:
                     self.stats["cells_overwritten"] += 1
-                    row[x] = BLANK
+                    blank = x
+                if blank <= start:
+                    row = screen.rows[cy] = set_cells(row, blank, start + 1, BLANK * (start + 1 - blank))
         elif start < size and row[start] == PAD:
             x = start
             while x > 0 and row[x] == PAD:
-                row[x] = BLANK
                 x -= 1
             if row[x] != BLANK and row[x] != PAD:
                 self.stats["cells_overwritten"] += 1
-            row[x] = BLANK
+            row = set_cells(row, x, start + 1, BLANK * (start + 1 - x))
             if row[-1] == BLANK:  # the wide character was the row's last: a row never ends in a blank
-                trim_row(row)
-                self.screen.cells += len(row) - size
+                row = trim_row(row)
+                screen.cells += len(row) - size
                 size = len(row)
+            screen.rows[cy] = row
         if stop >= size:
             return
         before = row[stop - 1]
         if always or width != 1 or before == PAD or (before != BLANK and char_width(before[0]) == 2):
             x = stop
             while x < size and row[x] == PAD:
-                row[x] = BLANK
                 x += 1
+            if x > stop:  # (left trailing when they end the row: the write that follows trims it)
+                screen.rows[cy] = set_cells(row, stop, x, BLANK * (x - stop))
 
     def combine(self, char: str) -> None:
         """A zero-width character joins the cell left of the cursor (``screen_write_combine``), skipping
@@ -868,9 +912,12 @@ class ScreenSink:
             return
         if x >= len(row) or row[x] == BLANK:  # a blank cell: the mark goes on a space
             self.write_cells(self.cy, x, " ")
+            row = self.screen.rows[self.cy]
         cell = row[x]
         if len(cell.encode()) + len(char.encode()) > MAX_CELL_BYTES:
             return
+        if isinstance(row, str):  # a cell of several characters: the row is a list from now on
+            row = self.screen.rows[self.cy] = list(row)
         row[x] = cell + char
 
     def enforce_limits(self) -> None:
@@ -916,7 +963,7 @@ class ScreenSink:
     def empty_row(self, y: int) -> None:
         screen = self.screen
         screen.cells -= len(screen.rows[y])
-        screen.rows[y] = []
+        screen.rows[y] = ""
         screen.wrapped[y] = False
         screen.used[y] = 0
         screen.busy[y] = 0
@@ -980,7 +1027,7 @@ class ScreenSink:
             screen.busy[dy : dy + n] = screen.busy[py : py + n]
             vacated = _outside(py, dy, n)
         for yy in vacated:
-            screen.rows[yy] = []
+            screen.rows[yy] = ""
             screen.wrapped[yy] = False
             screen.used[yy] = 0
             screen.busy[yy] = 0
@@ -1133,13 +1180,18 @@ class ScreenSink:
         stop = min(stop, len(row))
         if start >= stop:
             return
-        blanks = _blank_cells(stop - start)
-        if row[start] == BLANK and row[start:stop] == blanks:
+        blanks: Row
+        if isinstance(row, str):
+            blanks = BLANK * (stop - start)
+            same = row.startswith(blanks, start)
+        else:
+            blanks = _blank_cells(stop - start)
+            same = row[start] == BLANK and row[start:stop] == blanks
+        if same:
             return  # EL 1 or ECH again over what it erased: one comparison, nothing changes
         self.stats["cells_overwritten"] += _written_in(row, start, stop)
         size = len(row)
-        row[start:stop] = blanks
-        trim_row(row)
+        row = screen.rows[y] = trim_row(set_cells(row, start, stop, blanks))
         screen.cells += len(row) - size
 
     def clearline(self) -> None:
@@ -1239,35 +1291,40 @@ class ScreenSink:
         overlap = abs(dx - px) < nx and px < size
         if overlap and px < dx:
             # A move right that overlaps itself, from inside the content (ICH): the cells it replaces leave
-            # the list and blanks go in where the moved cells were. Two memmoves in place, where copying the
-            # row touched every cell's reference count (ICH then a character at column 0 of a full
-            # 1000-column row: 10 -> 5.4 us a sequence, benchmarks/README.md, round 18).
+            # the row and blanks go in where the moved cells were. A str row: one concatenation. A list
+            # row: two memmoves in place, where copying the row touched every cell's reference count (ICH
+            # then a character at column 0 of a full 1000-column row: 10 -> 5.4 us a sequence,
+            # benchmarks/README.md, round 18).
             start, stop = min(px + nx, size), min(dx + nx, size)
-            self.stats["cells_overwritten"] += _written(cells[start:stop])
-            del cells[start:stop]
-            cells[px:px] = _blank_cells(dx - px)
-            trim_row(cells)
+            self.stats["cells_overwritten"] += _written_in(cells, start, stop)
+            if isinstance(cells, str):
+                cells = cells[:px] + BLANK * (dx - px) + cells[px:start] + cells[stop:]
+            else:
+                del cells[start:stop]
+                cells[px:px] = _blank_cells(dx - px)
+            cells = trim_row(cells)
         elif overlap and px + nx >= size:
             # The same to the left, with the moved cells reaching the content's end (DCH): the cells it
-            # replaces leave the list, and the ones it vacates are past the end, blank.
-            self.stats["cells_overwritten"] += _written(cells[dx:px])
-            del cells[dx:px]
+            # replaces leave the row, and the ones it vacates are past the end, blank.
+            self.stats["cells_overwritten"] += _written_in(cells, dx, px)
+            cells = set_cells(cells, dx, px, "")
         else:
             moved = max(min(px + nx, size) - px, 0)
             end = dx + moved if moved and dx + moved > size else size
             gone = (dx, min(dx + nx, px)) if dx < px else (max(dx, px + nx), dx + nx)
             self.stats["cells_overwritten"] += _written(cells[gone[0] : min(gone[1], size)])
-            cells = cells + [BLANK] * (end - size)
-            cells[dx : dx + moved] = cells[px : px + moved]
+            # (a new row: the list one is copied, as set_cells edits a list in place)
+            cells = cells + BLANK * (end - size) if isinstance(cells, str) else cells + [BLANK] * (end - size)
+            cells = set_cells(cells, dx, dx + moved, cells[px : px + moved])
             rest = min(dx + nx, end)  # the rest of the destination gets the source's blanks
             if rest > dx + moved:
-                cells[dx + moved : rest] = [BLANK] * (rest - dx - moved)
+                cells = set_cells(cells, dx + moved, rest, BLANK * (rest - dx - moved))
             left = (px, min(px + nx, dx)) if px < dx else (max(px, dx + nx), px + nx)
             stop = min(left[1], end)
             if stop > left[0]:
-                cells[left[0] : stop] = [BLANK] * (stop - left[0])
-            trim_row(cells)
-            screen.rows[y] = cells
+                cells = set_cells(cells, left[0], stop, BLANK * (stop - left[0]))
+            cells = trim_row(cells)
+        screen.rows[y] = cells
         screen.cells += len(cells) - size
         screen.used[y] = max(screen.used[y], dx + nx)
         screen.touch(y)  # (ICH on a blank row counts it used)
@@ -1327,7 +1384,7 @@ class ScreenSink:
         self.cursormove(cx, cy, False)
 
 
-def _clean_span(row: list[str], start: int, stop: int) -> int:
+def _clean_span(row: Row, start: int, stop: int) -> int:
     """-1 unless cells [start, stop) of ``row`` hold no marks and no padding but a wide character's own
     (right after it), and the cell after them is no padding: then what put_char or put_ascii do to them one
     character at a time, their clearing of padding included, is writing their cells (the padding a wide
@@ -1342,11 +1399,14 @@ def _clean_span(row: list[str], start: int, stop: int) -> int:
         if len(cell) != 1 or cell == PAD:  # (marks; padding first in the span has no character before it)
             return -1
         return 0 if cell == BLANK else 1
+    if isinstance(row, str) and row.find(PAD, start, stop) < 0:  # (no padding, and a str has no marks: clean,
+        stop = min(stop, len(row))  # counted in place without the span's copy)
+        return stop - start - _unwritten(row, start, stop)
     clean, span = _clean_prefix(row, start, stop)
     return _held(span, clean) if clean == stop - start else -1
 
 
-def _clean_prefix(row: list[str], start: int, stop: int) -> tuple[int, str]:
+def _clean_prefix(row: Row, start: int, stop: int) -> tuple[int, str]:
     """How many cells from ``start`` on, up to ``stop``, are clean as _clean_span says (the cell after them
     unchecked; cells past the row's end are blank, so clean): the first marked cell or padding without its
     wide character ends them. And the cells as one string, a character a cell, at least as far as they are
@@ -1360,10 +1420,12 @@ def _clean_prefix(row: list[str], start: int, stop: int) -> tuple[int, str]:
     return clean, span
 
 
-def _span_text(row: list[str], start: int, stop: int) -> tuple[str, bool]:
+def _span_text(row: Row, start: int, stop: int) -> tuple[str, bool]:
     """Cells [start, stop) of ``row`` joined, a character a cell: cut before the first cell with marks
-    (several characters), and whether there was one. One join scans them at memcpy speed, where list.count
-    compares every cell (11 ns a cell)."""
+    (several characters), and whether there was one. A str row: a slice. A list row: one join scans them at
+    memcpy speed, where list.count compares every cell (11 ns a cell)."""
+    if isinstance(row, str):
+        return row[start:stop], False
     if 2 * (stop - start) > len(row) > 64:
         # most of a long row (a REP, a redraw): joined whole, without a list slice first (a quarter of the
         # cost); its characters are its cells when none has marks
@@ -1377,8 +1439,12 @@ def _span_text(row: list[str], start: int, stop: int) -> tuple[str, bool]:
     return joined[: next(i for i, cell in enumerate(covered) if len(cell) != 1)], True
 
 
-def _written_in(row: list[str], start: int, stop: int) -> int:
-    """_written of cells [start, stop) of ``row``, from one join where it can."""
+def _written_in(row: Row, start: int, stop: int) -> int:
+    """_written of cells [start, stop) of ``row``: of a str, two counts in place; of a list, from one join
+    where it can."""
+    if isinstance(row, str):
+        stop = min(stop, len(row))
+        return stop - start - _unwritten(row, start, stop) if start < stop else 0
     if stop - start < 32:
         return _written(row[start:stop])
     span, marked = _span_text(row, start, stop)
@@ -1391,9 +1457,46 @@ def _held(span: str, stop: int) -> int:
     """Cells holding a character among the first ``stop`` of ``span`` (_clean_prefix's string; past its end,
     blank cells)."""
     held = min(stop, len(span))
-    if BLANK in span or PAD in span:  # (memchr; most spans hold neither, and count costs 20 times more)
-        held -= span.count(BLANK, 0, stop) + span.count(PAD, 0, stop)
-    return held
+    return held - _unwritten(span, 0, held)
+
+
+# Runs of blanks of each power of two up to the widest row: _blank_run's probes compare against them in place.
+_BLANK_RUNS = [BLANK * (1 << i) for i in range(MAX_SIZE.bit_length() + 1)]
+_FEW_RUNS = 8  # blank runs measured one by one before a span's blanks are counted character by character
+
+
+def _blank_run(text: str, at: int, stop: int) -> int:
+    """How many of text[at:stop] are blanks from ``at`` on: the longest power-of-two runs that match, from
+    the largest down (a memcmp each; a run that matches n blanks matches every shorter one)."""
+    length = 0
+    for i in range((stop - at).bit_length(), -1, -1):
+        size = 1 << i
+        if at + length + size <= stop and text.startswith(_BLANK_RUNS[i], at + length):
+            length += size
+    return length
+
+
+def _unwritten(text: str, start: int, stop: int) -> int:
+    """``text.count(BLANK, start, stop) + text.count(PAD, start, stop)`` (start < stop <= len(text)), the cells
+    of a str row or span that hold no character. str.count compares every character (27 us for 65,000 cells
+    here), where find is a memchr (0.06 us): a kind absent from the span costs a find, and blanks in a few
+    long runs (a row written at its start and far past it, EL 1 near its end) cost a find and a few memcmp
+    probes a run; past _FEW_RUNS runs, the rest is counted."""
+    count = 0
+    if text.find(PAD, start, stop) >= 0:
+        count = text.count(PAD, start, stop)
+    at = text.find(BLANK, start, stop)
+    if at < 0:
+        return count
+    if stop - start < 256:  # (a short span: one count costs less than the probes)
+        return count + text.count(BLANK, at, stop)
+    for _ in range(_FEW_RUNS):
+        run = _blank_run(text, at, stop)
+        count += run
+        at = text.find(BLANK, at + run, stop)
+        if at < 0:
+            return count
+    return count + text.count(BLANK, at, stop)
 
 
 def _rotate(items: MutableSequence[_Item], low: int, high: int, d: int) -> None:
@@ -1418,9 +1521,27 @@ def _outside(start: int, other: int, n: int) -> range:
     return range(max(start, other + n), start + n)
 
 
-def trim_row(row: list[str]) -> None:
-    """Drop trailing blank cells (the caller accounts ``screen.cells``)."""
+def _trailing_blanks(row: str) -> int:
+    """How many blanks ``row`` ends with: the longest power-of-two runs that match, from the largest down, as
+    _blank_run (str.rstrip tests each character: 100 us for 65,000 blanks here)."""
+    length = 0
+    end = len(row)
+    for i in range(end.bit_length(), -1, -1):
+        size = 1 << i
+        if length + size <= end and row.startswith(_BLANK_RUNS[i], end - length - size):
+            length += size
+    return length
+
+
+def trim_row(row: Row) -> Row:
+    """``row`` without its trailing blank cells (a list is trimmed in place; the caller puts a str back and
+    accounts ``screen.cells``)."""
+    if isinstance(row, str):
+        if not row or row[-1] != BLANK:
+            return row
+        return row[: len(row) - _trailing_blanks(row)]
     end = len(row)
     while end and row[end - 1] == BLANK:
         end -= 1
     del row[end:]
+    return row
