@@ -1307,7 +1307,10 @@ class ScreenSink:
             # The same to the left, with the moved cells reaching the content's end (DCH): the cells it
             # replaces leave the row, and the ones it vacates are past the end, blank.
             self.stats["cells_overwritten"] += _written_in(cells, dx, px)
-            cells = set_cells(cells, dx, px, "")
+            if isinstance(cells, str):
+                cells = cells[:dx] + cells[px:]
+            else:
+                del cells[dx:px]
         else:
             moved = max(min(px + nx, size) - px, 0)
             end = dx + moved if moved and dx + moved > size else size
@@ -1481,15 +1484,13 @@ def _unwritten(text: str, start: int, stop: int) -> int:
     of a str row or span that hold no character. str.count compares every character (27 us for 65,000 cells
     here), where find is a memchr (0.06 us): a kind absent from the span costs a find, and blanks in a few
     long runs (a row written at its start and far past it, EL 1 near its end) cost a find and a few memcmp
-    probes a run; past _FEW_RUNS runs, the rest is counted."""
-    count = 0
-    if text.find(PAD, start, stop) >= 0:
-        count = text.count(PAD, start, stop)
+    probes a run; past _FEW_RUNS runs, the rest is counted. A short span: two counts cost less."""
+    if stop - start < 256:
+        return text.count(BLANK, start, stop) + text.count(PAD, start, stop)
+    count = text.count(PAD, start, stop) if text.find(PAD, start, stop) >= 0 else 0
     at = text.find(BLANK, start, stop)
     if at < 0:
         return count
-    if stop - start < 256:  # (a short span: one count costs less than the probes)
-        return count + text.count(BLANK, at, stop)
     for _ in range(_FEW_RUNS):
         run = _blank_run(text, at, stop)
         count += run
