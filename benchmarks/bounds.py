@@ -137,6 +137,12 @@ CASES = {
     # ICH of more than half the row: the two ranges do not overlap, the chunks are cut and rearranged
     "sized 65535x24: ICH 40000 at column 0 of a full row": ("b'x' * 65535 + b'\\r'", "b'x\\x1b[40000@\\r' * 8192"),
     "sized 65535x24: a character far past a row's end then EL 2": ("b''", "b'\\x1b[65000Gy\\x1b[2K' * 4681"),
+    # the fallback keeps a row's marks in a str beside it, edited by the same slices (round 30): a mark on
+    # the row each time, then the edits above
+    "sized 65535x24: a marked character then REP over the rest of a full row + CR": (
+        "b'x' * 65535 + b'\\r'", "'e\\u0301x\\x1b[65533b\\r'.encode() * 5041"),
+    "sized 65535x24: a marked character then ICH 40000 of a full row": (
+        "b'x' * 65535 + b'\\r'", "'e\\u0301\\x1b[40000@\\r'.encode() * 6553"),
 }
 # Options for a case (default: the decoder's defaults).
 OPTIONS = {

@@ -74,7 +74,7 @@ ONLY_C = {
     # (chunk_row), written through staged cells (finish_cells) or a fill chunk (fills_chunks, fill_chunks),
     # with prepare_cells's bookkeeping
     # shared (begin_write, end_write) and one cell set in place or in its chunk (put_cell); the fallback's
-    # rows are strs of cells (a list once a cell holds marks), _row_chunks the tests' view
+    # rows are strs of cells (their marks in a str beside them), _row_chunks the tests' view
     ("ScreenSink", "chunk_row"), ("ScreenSink", "finish_cells"), ("ScreenSink", "begin_write"),
     ("ScreenSink", "end_write"), ("ScreenSink", "put_cell"), ("ScreenSink", "fills_chunks"),
     ("ScreenSink", "fill_chunks"),

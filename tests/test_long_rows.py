@@ -3,8 +3,8 @@ touch more than a chunk's cells of a sized row (REP, ECH, EL, ICH, DCH, a write 
 keeps the row as literal chunks and fills, so that the edit costs what it changes instead of O(columns). The
 text and the counters must not change: these tests compare the core, with chunks small enough for short rows
 to reach every path (wide characters, combining marks, padding cleared at chunk boundaries, ICH and DCH
-that do and do not overlap), against the fallback, whose rows are strs of cells (lists once a cell holds
-marks)."""
+that do and do not overlap), against the fallback, whose rows are strs of cells (with a str of their marks'
+codes beside a row that has any)."""
 
 from __future__ import annotations
 
@@ -73,14 +73,15 @@ SCATTERED_ERASES = b"".join(b"\x1b[%dG\x1b[5X" % (column * 600 + 1) for column i
 
 
 # The widest rows the API allows, with the attacks of benchmarks/bounds.py at full scale: the core must give the
-# fallback's text and counters with its default chunk size. The row starts with a plain character (a str row
-# in the fallback) or one with a mark (a list row).
+# fallback's text and counters with its default chunk size. The row starts with a plain character or one with
+# a mark (the fallback's row then has its marks beside it, moved by the same slices).
 @pytest.mark.parametrize("edit", [
     b"x\x1b[65535b\r", b"\x1b[1@", b"\x1b[1P", b"\x1b[@x\r", b"x\x1b[65530G\x1b[1K\r", b"\x1b[40000@",
     b"\x1b[40000P", b"\x1b[30000G\x1b[30000@\r", "\u4e2d\x1b[65535b\r".encode(), b"\x1b[65000Gq\x1b[3P\r",
     "\u00e9\x1b[65535b\r".encode(), "\u4e2d\r\u2500\x1b[65535b\x1b[2;1H".encode(),
     b"x\x1b[40000@\r", b"\x1b[65000Gy\x1b[2K", SCATTERED_ERASES + b"\x1b[30000G\x1b[1K\x1b[50000G\x1b[0K\r",
-    SCATTERED_ERASES + b"\x1b[2K\x1b[2;1H\x1b[1;1H",
+    SCATTERED_ERASES + b"\x1b[2K\x1b[2;1H\x1b[1;1H", "e\u0301x\x1b[65533b\r".encode(), "e\u0301\x1b[40000@\r".encode(),
+    "\x1b[30000Ga\u0301\x1b[1;1H\x1b[20000P\x1b[1;1H\x1b[5000@".encode(),
 ])
 @pytest.mark.parametrize("first", [b"x", "e\u0301".encode()])
 def test_a_65535_column_row_edits_as_the_fallbacks(both, edit, first):

@@ -311,6 +311,52 @@ def test_many_marked_cells_overwritten(impl):
     assert impl.sanitize(data, columns=20, rows=2) == "e\u0301" * 5 + "2999"
 
 
+def test_marks_stay_with_their_cell_through_many_marks_and_edits(impl):
+    """A cell marked again and again, and marked cells moved and overwritten around it: the fallback's row
+    keeps its marks in a list of strings that their codes index and drops the strings no code points at any
+    more (round 30), the core in its mark pool; either way each cell keeps what it was last given."""
+    rounds = ["\x1b[2;1H" + "o\u0301o\u0300" * 6]  # a row of marked cells that stay (they outlive compactions)
+    for i in range(300):  # each round: a cell of each row marked again, and a cell of a third row overwritten
+        mark = "\u0301" if i % 2 else "\u0300"
+        rounds.append(f"\x1b[1;1Ha{mark}\x1b[2;1Ho{mark}\x1b[3;{i % 7 + 1}H\x1b[Xu\u0308\x1b[4;1H\x1b[@e{mark}")
+    out = impl.sanitize("".join(rounds).encode(), columns=12, rows=4)
+    assert out == "\n".join(["a\u0301", "o\u0301" + "o\u0300o\u0301" * 5 + "o\u0300", "u\u0308" * 7,
+                             "e\u0301e\u0300" * 6])
+
+
+def test_a_cell_marked_again_and_again_leaves_a_bounded_list_of_marks():
+    # the fallback's row keeps its cells' mark strings in a list that their codes index: the strings no cell
+    # uses any more (a cell overwritten, then marked again) are dropped as they accumulate, while the marked
+    # cell after them keeps the row's list
+    from acp_transcript import _decoder_py
+
+    decoder = _decoder_py.TranscriptDecoder(columns=2, rows=1)
+    decoder.decode("\x1b[1;2Hb\u0300\r".encode() + "a\u0301\r".encode() * 1000)
+    codes, strings = decoder._sink.screen.marks[0]
+    assert len(codes) == 2 and len(strings) <= 2 * 2 + 64
+    assert decoder.decode(b"", final=True) == "a\u0301b\u0300"
+
+
+# Rows whose cells carry marks, moved by every function that moves rows or cells, with counts that take the
+# paths of move_lines (one row, overlapping ranges, disjoint ranges) and move_cells.
+MARKED_ROWS = b"".join(b"\x1b[%d;1H" % (y + 1) + ("%de\u0301x\u0308" % y).encode() * 2 for y in range(8))
+
+
+@pytest.mark.parametrize("final", b"LMSTP@X")
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 7])
+@pytest.mark.parametrize("row", [1, 3, 6])
+def test_marks_move_with_their_rows_and_cells(both, final, count, row):
+    c, py = both
+    data = MARKED_ROWS + b"\x1b[%d;3H\x1b[%d%c" % (row, count, final) + b"\x1b[2;6r\x1b[4;2H\x1b[%d%c" % (count, final)
+    for module in (c, py):
+        decoder = module.TranscriptDecoder(columns=12, rows=8)
+        decoder.decode(data)
+        if module is c:
+            expected = decoder.live, decoder.stats
+        else:
+            assert (decoder.live, decoder.stats) == expected
+
+
 @settings(max_examples=150)
 @given(sized_streams(max_ops=80), st.integers(1, 7), st.sampled_from(["drop", "keep"]), st.integers(1, 300))
 def test_twins_agree_in_any_chunking(both, case, step, alt_screen, max_live_cells):
@@ -376,7 +422,7 @@ def test_the_fallback_compares_rep_over_its_own_run_instead_of_scanning_it(monke
     reps = (char + "\x1b[%db\r" % (per_row - 1)).encode() * 5  # (no more than the row holds: no wrap)
     spans = []
     clean_span = _screen_py._clean_span
-    monkeypatch.setattr(_screen_py, "_clean_span", lambda row, a, b: spans.append(b - a) or clean_span(row, a, b))
+    monkeypatch.setattr(_screen_py, "_clean_span", lambda row, codes, a, b: spans.append(b - a) or clean_span(row, codes, a, b))
     fallback = _decoder_py.TranscriptDecoder(columns=1000, rows=4)
     got = fallback.decode(full_row)
     spans.clear()  # (writing the full row scans it)

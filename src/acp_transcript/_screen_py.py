@@ -11,12 +11,13 @@ Cells are one-character strings with the cell kinds of ``_defs`` (``BLANK``: nev
 after its character while the cell's UTF-8 fits in 21 bytes (tmux's limit). Rows keep only the cells
 up to their last written one (they never end in ``BLANK``), so a tall screen costs nothing until it is
 drawn on. A row is a ``str``, one character a cell, as the unsized window's lines are (``_window_py``): an
-edit is slices and a concatenation, and a count or a comparison over a range is a C-level ``count`` or
-``startswith``, so that REP, EL, ECH, ICH or DCH over a row of 65,535 columns are a few copies at memory
-speed (a list of 65,535 cells took 33-110 us for any operation over it: 0.02-0.8 MB/s, benchmarks/README.md,
-round 30). A row that holds a cell with marks (several characters) is a ``list`` of cells instead, from the
-mark on until the row is emptied; the helpers below (``set_cells``, ``trim_row``, ``row_text``, ...) take
-either. Character widths come from the committed table ``_widths`` (one Unicode version for both twins).
+edit is slices and a concatenation, and a count or a comparison over a range is a C-level ``count``,
+``find`` or ``startswith``, so that REP, EL, ECH, ICH or DCH over a row of 65,535 columns are a few copies
+at memory speed (a list of 65,535 one-character cells took 33-110 us for any operation over it: 0.01-0.8
+MB/s, benchmarks/README.md, round 30). A cell's marks are kept beside its row: a row with marks has a
+second str of the same length (``Screen.marks``), ``NO_MARK`` where a cell has none and a code elsewhere
+(``MARK_BASE`` plus an index into the row's list of mark strings), edited with the same slices as the row,
+so that marks move with their cells and cost nothing where there are none. Character widths come from the committed table ``_widths`` (one Unicode version for both twins).
 The Cython twin is ``_screen_c.pxi``.
 """
 
@@ -26,7 +27,6 @@ import re
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, MutableSequence, Sequence
-from functools import lru_cache
 from typing import TypeVar
 
 from . import _defs
@@ -55,7 +55,15 @@ BLANK = chr(_defs.BLANK)
 PAD = chr(_defs.PAD)
 ZWJ = "\u200d"
 _Item = TypeVar("_Item")  # a row, its wrapped flag, its used count or its busy flag (Screen's parallel sequences)
-Row = str | list[str]  # a str of one-character cells; a list of cells once one holds marks (see above)
+# A row's marks: the code of each cell's marks (BLANK: none), and the mark strings the codes index.
+Marks = tuple[str, list[str]]
+# A row's marks: ``NO_MARK`` for a cell without, a code point from ``MARK_BASE`` on for the others (its index
+# in the row's list of mark strings, which is compacted at twice the row's length: ScreenSink.combine). Both
+# need two bytes a character, so the codes are a two-byte str whose runs of NO_MARK the probes of _run compare
+# with a memcmp (a str of one kind against another is compared a character at a time) while a row's list
+# has fewer than 65,279 strings.
+NO_MARK = "\u0100"
+MARK_BASE = 0x101
 
 # The tables hold inclusive ranges; as half-open bounds, a code point is inside one exactly when
 # bisect_right lands on an odd index.
@@ -103,9 +111,10 @@ def char_width(char: str) -> int:
     return 2 if bisect_right(_WIDE, code) & 1 else 1
 
 
-def row_text(row: Row) -> str:
-    """A row's text: padding cells dropped, blank cells as spaces (a row never ends in a blank)."""
-    text = row if isinstance(row, str) else "".join(row)
+def row_text(row: str, marks: Marks | None = None) -> str:
+    """A row's text: each cell's marks after it, padding cells dropped, blank cells as spaces (a row never
+    ends in a blank)."""
+    text = row if marks is None else _with_marks(row, marks)
     if PAD in text:
         text = text.replace(PAD, "")
     if BLANK in text:
@@ -113,35 +122,33 @@ def row_text(row: Row) -> str:
     return text
 
 
-@lru_cache(maxsize=8)
-def _blank_cells(count: int) -> list[str]:
-    """count blank cells of a list row, shared: only ever read (compared, or copied into a row by slice
-    assignment)."""
-    return [BLANK] * count
+def _with_marks(row: str, marks: Marks) -> str:
+    """``row`` with each cell's marks after its character: the marked cells found by _run's probes between
+    them."""
+    codes, strings = marks
+    parts = []
+    at = 0
+    end = len(row)
+    x = _run(codes, _NO_MARK_RUNS, 0, end)
+    while x < end:
+        parts.append(row[at : x + 1])
+        parts.append(strings[ord(codes[x]) - MARK_BASE])
+        at = x + 1
+        x = at + _run(codes, _NO_MARK_RUNS, at, end)
+    parts.append(row[at:])
+    return "".join(parts)
 
 
-def _written(row: Row) -> int:
-    """Cells holding a character. Of a list row: list.count compares every cell with ``==`` (11 ns a cell,
-    most of REP's time on a 1000-column row); joined, the two counts are memchr-speed scans. A cell with
-    marks is several characters, none of them BLANK or PAD, so the counts are the same. A few cells (most
-    writes): the join would cost more than it saves."""
-    if isinstance(row, str):
-        return len(row) - _unwritten(row, 0, len(row))
-    if len(row) < 32:
-        return len(row) - row.count(BLANK) - row.count(PAD)
-    joined = "".join(row)
-    return len(row) - joined.count(BLANK) - joined.count(PAD)
+def _written(row: str) -> int:
+    """Cells holding a character (a cell's marks do not change what it holds)."""
+    return len(row) - _unwritten(row, 0, len(row))
 
 
-def set_cells(row: Row, x: int, stop: int, cells: Row) -> Row:
-    """``row`` with its cells [x, stop) replaced by ``cells`` (x <= len(row); a str unless the row is a
-    list): a new str, or the list edited in place. The caller puts the row back."""
-    if isinstance(row, str):
-        if stop < len(row):
-            return row[:x] + cells + row[stop:]  # type: ignore[operator]
-        return row[:x] + cells  # type: ignore[operator]
-    row[x:stop] = cells
-    return row
+def set_cells(row: str, x: int, stop: int, cells: str) -> str:
+    """``row`` with its cells [x, stop) replaced by ``cells`` (x <= len(row))."""
+    if stop < len(row):
+        return row[:x] + cells + row[stop:]
+    return row[:x] + cells
 
 
 def screen_size(options: Options) -> tuple[int, int]:
@@ -153,15 +160,17 @@ def screen_size(options: Options) -> tuple[int, int]:
 
 
 class Screen:
-    """One grid: ``rows`` lists of cells and each row's wrapped flag (its line goes on in the next row).
+    """One grid: ``rows`` of cells, their ``marks``, and each row's wrapped flag (its line goes on in the next
+    row).
 
     The per-row numbers are a ``bytearray`` and an ``array``, not lists: moving rows (a scroll) moves every
     one of them with a memmove and no reference counting, a third of a list's time for one row."""
 
-    __slots__ = ("rows", "wrapped", "used", "cells", "busy")
+    __slots__ = ("rows", "marks", "wrapped", "used", "cells", "busy")
 
     def __init__(self, height: int) -> None:
-        self.rows: list[Row] = [""] * height
+        self.rows: list[str] = [""] * height
+        self.marks: list[Marks | None] = [None] * height  # None: no cell of the row has marks
         self.wrapped = bytearray(height)  # 1: the row's line goes on in the next row
         # tmux's cellused: how far cells were set since the row was last emptied, even if they were cleared
         # since. A wrapped row's text reaches that far (capture-pane -J does not trim it), and a row with
@@ -179,6 +188,7 @@ class Screen:
 
     def remove_row(self, y: int) -> None:
         del self.rows[y]
+        del self.marks[y]
         del self.wrapped[y]
         del self.used[y]
         del self.busy[y]
@@ -186,6 +196,7 @@ class Screen:
     def insert_row(self, y: int) -> None:
         """An empty row at y; the rows from y move down."""
         self.rows.insert(y, "")
+        self.marks.insert(y, None)
         self.wrapped.insert(y, 0)
         self.used.insert(y, 0)
         self.busy.insert(y, 0)
@@ -194,6 +205,7 @@ class Screen:
         """Rotate rows [a, b) by d (0 < |d| < b - a): the row at y goes to y + d, the |d| pushed past one end
         come in at the other."""
         _rotate(self.rows, a, b, d)
+        _rotate(self.marks, a, b, d)
         _rotate(self.wrapped, a, b, d)
         _rotate(self.used, a, b, d)
         _rotate(self.busy, a, b, d)
@@ -230,7 +242,7 @@ class Screen:
 
     def row_text(self, y: int) -> str:
         """Row y's text; a wrapped row goes on as far as it was used (blanks as spaces), as its line does."""
-        text = row_text(self.rows[y])
+        text = row_text(self.rows[y], self.marks[y])
         if self.wrapped[y]:
             missing = self.used[y] - len(self.rows[y])
             if missing > 0:
@@ -316,6 +328,7 @@ class ScreenSink:
         size = len(row)
         self.stats["cells_overwritten"] += _written(row[x:])
         row = screen.rows[y] = trim_row(row[:x])
+        _edit_marks(screen, y, x, size, 0)
         screen.cells += len(row) - size
 
     def live(self) -> str:
@@ -409,8 +422,10 @@ class ScreenSink:
         gone_rows = slice(top, top + gone)
         bottom_row = slice(bottom - gone, bottom - gone + 1)
         screen.cells += sum(lengths) - sum(map(len, screen.rows[gone_rows]))
-        del screen.rows[gone_rows], screen.wrapped[gone_rows], screen.used[gone_rows], screen.busy[gone_rows]
+        del screen.rows[gone_rows], screen.marks[gone_rows], screen.wrapped[gone_rows], screen.used[gone_rows]
+        del screen.busy[gone_rows]
         screen.rows[bottom_row] = rows[start:] + [""]
+        screen.marks[bottom_row] = [None] * (len(lengths) + 1)
         screen.wrapped[bottom_row] = bytes(wrapped[start:]) + b"\0"
         screen.used[bottom_row] = array("q", lengths + [0])
         screen.busy[bottom_row] = b"\1" * len(lengths) + b"\0"
@@ -551,8 +566,7 @@ class ScreenSink:
         """REP's rows: put_wrapped for ``count`` copies of one character of ``width`` cells. Returns how
         many are left for put_text (from the first row whose cells are not clean)."""
         sx = self.columns
-        cells = [char] if width == 1 else [char, PAD]  # (a list row's run: the same str objects)
-        text = "".join(cells)  # (a str row's)
+        cell = char if width == 1 else char + PAD
         while count:
             if self.cx > sx - width:
                 self.linefeed(True)
@@ -561,22 +575,18 @@ class ScreenSink:
             take = min(count, (sx - cx) // width)
             stop = cx + take * width
             row = self.screen.rows[self.cy]
-            # The same cells again (REP over its own run, a screen redrawn), with no stray padding after them
-            # (_clean_span's test): clean, each holding the character, and nothing to write. A str row: one
-            # memcmp. A list row: comparing the cells (the same str objects, so pointers) costs a third of
-            # the clean test's scan (REP then CR at 1000 columns: 10.5 -> 6.7 us a sequence).
-            run: Row
-            if isinstance(row, str):
-                run = text * take
-                same = cx < len(row) and row[cx] == char and row.startswith(run, cx)
-            else:
-                run = cells * take
-                same = cx < len(row) and row[cx] == char and row[cx:stop] == run
-            same = same and (stop >= len(row) or row[stop] != PAD)
+            codes = _codes(self.screen.marks[self.cy])
+            run = cell * take
+            # The same cells again (REP over its own run, a screen redrawn), without marks and with no stray
+            # padding after them (_clean_span's test): clean, each holding the character, and nothing to
+            # write. One memcmp (a list of cells compared them one by one: REP then CR at 1000 columns 6.7
+            # us a sequence, at 65,535 columns 160).
+            same = (cx < len(row) and row[cx] == char and row.startswith(run, cx)
+                    and (stop >= len(row) or row[stop] != PAD) and not _marked(codes, cx, stop))
             if same:
                 held = take
             else:
-                held = _clean_span(row, cx, stop)
+                held = _clean_span(row, codes, cx, stop)
                 if held < 0:
                     break
             self.write_cells(self.cy, cx, run, held, same)
@@ -648,7 +658,9 @@ class ScreenSink:
             if cells is not None:
                 cx = self.cx
                 stop = cx + len(cells)
-                held = _clean_span(self.screen.rows[self.cy], cx, stop) if stop <= self.columns else -1
+                cy = self.cy
+                held = (_clean_span(self.screen.rows[cy], _codes(self.screen.marks[cy]), cx, stop)
+                        if stop <= self.columns else -1)
                 if held >= 0:
                     # text that fits on the row, over cells without wide characters, marks or padding: every
                     # path below comes down to writing its cells (a progress bar's redraw, a line of CJK)
@@ -731,7 +743,7 @@ class ScreenSink:
             take = min(sx - cx, n - p)
             if p + take < n and cells[p + take] == PAD:
                 take -= 1  # (the wide character it would cut)
-            held = _clean_span(self.screen.rows[self.cy], cx, cx + take)
+            held = _clean_span(self.screen.rows[self.cy], _codes(self.screen.marks[self.cy]), cx, cx + take)
             if held < 0:
                 return at
             piece = cells[p : p + take]
@@ -758,7 +770,7 @@ class ScreenSink:
             whole = True
             held = 0
             if cx < len(row):  # (past its end: blank cells, a new line's text)
-                clean, span = _clean_prefix(row, cx, stop)
+                clean, span = _clean_prefix(row, _codes(self.screen.marks[self.cy]), cx, stop)
                 whole = clean == stop - cx
                 if not whole:
                     take = clean // width
@@ -816,36 +828,32 @@ class ScreenSink:
         else:
             self.cx = sx - (0 if self.wrap else 1)
 
-    def write_cells(self, y: int, x: int, cells: Row, held: int = -1, same: bool = False) -> None:
-        """Set cells [x, x + len(cells)) of row y (one character per cell; a str unless the row is a list),
-        counting what they overwrite (``held``, when the caller's scan of them counted it already; ``same``:
-        they hold these already)."""
+    def write_cells(self, y: int, x: int, cells: str, held: int = -1, same: bool = False) -> None:
+        """Set cells [x, x + len(cells)) of row y (one character per cell, without marks), counting what they
+        overwrite (``held``, when the caller's scan of them counted it already; ``same``: they hold these
+        already, without marks)."""
         screen = self.screen
         row = screen.rows[y]
         size = len(row)
         stop = x + len(cells)
         if x > size:
-            if isinstance(row, str):
-                row += BLANK * (x - size)
-            else:
-                row.extend(BLANK * (x - size))
+            row += BLANK * (x - size)
         elif held >= 0:
             self.stats["cells_overwritten"] += held
         elif x < size:
             self.stats["cells_overwritten"] += _written_in(row, x, stop)
         if not same:
-            if isinstance(row, str):  # (set_cells, inline: the hottest write of the fallback's sized rendering)
-                if size > 1024 and row.startswith(cells, x):  # type: ignore[arg-type]
-                    pass  # a long row that holds these cells already: a memcmp instead of copying it
-                elif stop < len(row):
-                    row = row[:x] + cells + row[stop:]  # type: ignore[operator]
-                else:
-                    row = row[:x] + cells  # type: ignore[operator]
+            marks = screen.marks[y]
+            if marks is None and size > 1024 and row.startswith(cells, x):
+                pass  # a long row that holds these cells already: a memcmp instead of copying it
             else:
-                row[x:stop] = cells
-            if row[-1] == BLANK:
-                row = trim_row(row)
-            screen.rows[y] = row
+                # (set_cells, inline: the hottest write of the fallback's sized rendering)
+                row = row[:x] + cells + row[stop:] if stop < len(row) else row[:x] + cells
+                if row[-1] == BLANK:
+                    row = trim_row(row)
+                screen.rows[y] = row
+                if marks is not None:
+                    _edit_marks(screen, y, x, stop, len(cells))
         screen.cells += len(row) - size
         if stop > screen.used[y]:
             screen.used[y] = stop
@@ -876,6 +884,7 @@ class ScreenSink:
                     blank = x
                 if blank <= start:
                     row = screen.rows[cy] = set_cells(row, blank, start + 1, BLANK * (start + 1 - blank))
+                    _edit_marks(screen, cy, blank, start + 1, start + 1 - blank)
         elif start < size and row[start] == PAD:
             x = start
             while x > 0 and row[x] == PAD:
@@ -888,6 +897,7 @@ class ScreenSink:
                 screen.cells += len(row) - size
                 size = len(row)
             screen.rows[cy] = row
+            _edit_marks(screen, cy, x, start + 1, start + 1 - x)
         if stop >= size:
             return
         before = row[stop - 1]
@@ -897,28 +907,38 @@ class ScreenSink:
                 x += 1
             if x > stop:  # (left trailing when they end the row: the write that follows trims it)
                 screen.rows[cy] = set_cells(row, stop, x, BLANK * (x - stop))
+                _edit_marks(screen, cy, stop, x, x - stop)
 
     def combine(self, char: str) -> None:
         """A zero-width character joins the cell left of the cursor (``screen_write_combine``), skipping
         padding; at column 0 it is dropped, and so is one that would take the cell past MAX_CELL_BYTES of UTF-8."""
-        cx = self.cx
+        cx, cy = self.cx, self.cy
         if cx == 0 or cx > self.columns:
             return
-        row = self.screen.rows[self.cy]
+        screen = self.screen
+        row = screen.rows[cy]
         x = cx - 1
         while x >= 0 and x < len(row) and row[x] == PAD:
             x -= 1
         if x < 0:
             return
         if x >= len(row) or row[x] == BLANK:  # a blank cell: the mark goes on a space
-            self.write_cells(self.cy, x, " ")
-            row = self.screen.rows[self.cy]
-        cell = row[x]
-        if len(cell.encode()) + len(char.encode()) > MAX_CELL_BYTES:
+            self.write_cells(cy, x, " ")
+            row = screen.rows[cy]
+        codes, strings = screen.marks[cy] or (NO_MARK * len(row), [])
+        code = codes[x]
+        marked = strings[ord(code) - MARK_BASE] if code != NO_MARK else ""
+        if len(row[x].encode()) + len(marked.encode()) + len(char.encode()) > MAX_CELL_BYTES:
             return
-        if isinstance(row, str):  # a cell of several characters: the row is a list from now on
-            row = self.screen.rows[self.cy] = list(row)
-        row[x] = cell + char
+        if code != NO_MARK:  # (a code is the cell's own: cells never share one)
+            strings[ord(code) - MARK_BASE] = marked + char
+            return
+        if len(strings) >= 2 * len(row) + 64:
+            # strings no code points at any more (their cells were overwritten): dropped, and the codes
+            # renumbered, once for every len(row) + 64 new marks at least
+            codes, strings = _compact_marks(codes, strings)
+        screen.marks[cy] = (codes[:x] + chr(MARK_BASE + len(strings)) + codes[x + 1 :], strings)
+        strings.append(char)
 
     def enforce_limits(self) -> None:
         """SPEC 2.8 bounds: while the screen holds more than max_live_cells cells, its topmost row with
@@ -964,6 +984,7 @@ class ScreenSink:
         screen = self.screen
         screen.cells -= len(screen.rows[y])
         screen.rows[y] = ""
+        screen.marks[y] = None
         screen.wrapped[y] = False
         screen.used[y] = 0
         screen.busy[y] = 0
@@ -1022,12 +1043,14 @@ class ScreenSink:
             vacated = _outside(py, dy, n)
         else:
             screen.rows[dy : dy + n] = screen.rows[py : py + n]
+            screen.marks[dy : dy + n] = screen.marks[py : py + n]
             screen.wrapped[dy : dy + n] = screen.wrapped[py : py + n]
             screen.used[dy : dy + n] = screen.used[py : py + n]
             screen.busy[dy : dy + n] = screen.busy[py : py + n]
             vacated = _outside(py, dy, n)
         for yy in vacated:
             screen.rows[yy] = ""
+            screen.marks[yy] = None
             screen.wrapped[yy] = False
             screen.used[yy] = 0
             screen.busy[yy] = 0
@@ -1180,18 +1203,13 @@ class ScreenSink:
         stop = min(stop, len(row))
         if start >= stop:
             return
-        blanks: Row
-        if isinstance(row, str):
-            blanks = BLANK * (stop - start)
-            same = row.startswith(blanks, start)
-        else:
-            blanks = _blank_cells(stop - start)
-            same = row[start] == BLANK and row[start:stop] == blanks
-        if same:
-            return  # EL 1 or ECH again over what it erased: one comparison, nothing changes
+        blanks = BLANK * (stop - start)
+        if row.startswith(blanks, start):
+            return  # EL 1 or ECH again over what it erased: one comparison, nothing changes (a blank has no marks)
         self.stats["cells_overwritten"] += _written_in(row, start, stop)
         size = len(row)
         row = screen.rows[y] = trim_row(set_cells(row, start, stop, blanks))
+        _edit_marks(screen, y, start, stop, stop - start)
         screen.cells += len(row) - size
 
     def clearline(self) -> None:
@@ -1282,52 +1300,54 @@ class ScreenSink:
         gone (counted), the ones they leave that are not replaced are blanked. Cells past the row's content
         are blank, so the work is bounded by the content, not by the screen's width (the bounded-cost issue:
         ICH/DCH on a wide row): only the ``moved`` cells of the source that hold anything move, and
-        everything is slices."""
+        everything is slices. The row's marks, if it has any, move by the same slices (``move``, with NO_MARK
+        where the row gets blanks)."""
         if nx <= 0 or px == dx:
             return
         screen = self.screen
         cells = screen.rows[y]
         size = len(cells)
         overlap = abs(dx - px) < nx and px < size
+        move: Callable[[str, str], str]
         if overlap and px < dx:
             # A move right that overlaps itself, from inside the content (ICH): the cells it replaces leave
-            # the row and blanks go in where the moved cells were. A str row: one concatenation. A list
-            # row: two memmoves in place, where copying the row touched every cell's reference count (ICH
-            # then a character at column 0 of a full 1000-column row: 10 -> 5.4 us a sequence,
-            # benchmarks/README.md, round 18).
+            # the row and blanks go in where the moved cells were.
             start, stop = min(px + nx, size), min(dx + nx, size)
             self.stats["cells_overwritten"] += _written_in(cells, start, stop)
-            if isinstance(cells, str):
-                cells = cells[:px] + BLANK * (dx - px) + cells[px:start] + cells[stop:]
-            else:
-                del cells[start:stop]
-                cells[px:px] = _blank_cells(dx - px)
-            cells = trim_row(cells)
+
+            def move(row: str, blank: str) -> str:
+                return row[:px] + blank * (dx - px) + row[px:start] + row[stop:]
         elif overlap and px + nx >= size:
             # The same to the left, with the moved cells reaching the content's end (DCH): the cells it
             # replaces leave the row, and the ones it vacates are past the end, blank.
             self.stats["cells_overwritten"] += _written_in(cells, dx, px)
-            if isinstance(cells, str):
-                cells = cells[:dx] + cells[px:]
-            else:
-                del cells[dx:px]
+
+            def move(row: str, blank: str) -> str:
+                return row[:dx] + row[px:]
         else:
             moved = max(min(px + nx, size) - px, 0)
             end = dx + moved if moved and dx + moved > size else size
             gone = (dx, min(dx + nx, px)) if dx < px else (max(dx, px + nx), dx + nx)
             self.stats["cells_overwritten"] += _written(cells[gone[0] : min(gone[1], size)])
-            # (a new row: the list one is copied, as set_cells edits a list in place)
-            cells = cells + BLANK * (end - size) if isinstance(cells, str) else cells + [BLANK] * (end - size)
-            cells = set_cells(cells, dx, dx + moved, cells[px : px + moved])
             rest = min(dx + nx, end)  # the rest of the destination gets the source's blanks
-            if rest > dx + moved:
-                cells = set_cells(cells, dx + moved, rest, BLANK * (rest - dx - moved))
             left = (px, min(px + nx, dx)) if px < dx else (max(px, dx + nx), px + nx)
-            stop = min(left[1], end)
-            if stop > left[0]:
-                cells = set_cells(cells, left[0], stop, BLANK * (stop - left[0]))
-            cells = trim_row(cells)
-        screen.rows[y] = cells
+            left_stop = max(min(left[1], end), left[0])  # the source's cells that the destination leaves: blanked
+
+            def move(row: str, blank: str) -> str:
+                # [dx, rest) and [left[0], left_stop) are disjoint: the row in order, joined once
+                row += blank * (end - size)
+                destination = row[px : px + moved] + blank * (rest - dx - moved)
+                blanks = blank * (left_stop - left[0])
+                if left[0] < dx:
+                    pieces = (row[: left[0]], blanks, row[left_stop:dx], destination, row[rest:])
+                else:
+                    pieces = (row[:dx], destination, row[rest : left[0]], blanks, row[left_stop:])
+                return "".join(pieces)
+        cells = screen.rows[y] = trim_row(move(cells, BLANK))
+        marks = screen.marks[y]
+        if marks is not None:
+            codes = move(marks[0], NO_MARK)[: len(cells)]
+            screen.marks[y] = (codes, marks[1]) if _marked(codes, 0, len(codes)) else None
         screen.cells += len(cells) - size
         screen.used[y] = max(screen.used[y], dx + nx)
         screen.touch(y)  # (ICH on a blank row counts it used)
@@ -1387,73 +1407,83 @@ class ScreenSink:
         self.cursormove(cx, cy, False)
 
 
-def _clean_span(row: Row, start: int, stop: int) -> int:
-    """-1 unless cells [start, stop) of ``row`` hold no marks and no padding but a wide character's own
-    (right after it), and the cell after them is no padding: then what put_char or put_ascii do to them one
-    character at a time, their clearing of padding included, is writing their cells (the padding a wide
-    character they overwrite leaves is overwritten next; _screen_c.pxi, put_run). Then: how many of them
-    hold a character (what writing over them counts as overwritten), from the same scan."""
+def _clean_span(row: str, codes: str | None, start: int, stop: int) -> int:
+    """-1 unless cells [start, stop) of ``row`` (its marks' ``codes``, None if it has none) hold no marks and
+    no padding but a wide character's own (right after it), and the cell after them is no padding: then
+    what put_char or put_ascii do to them one character at a time, their clearing of padding included, is
+    writing their cells (the padding a wide character they overwrite leaves is overwritten next;
+    _screen_c.pxi, put_run). Then: how many of them hold a character (what writing over them counts as
+    overwritten), from the same scan."""
     if start >= len(row):
         return 0  # past the row's end (a new line's text): blank cells
     if stop < len(row) and row[stop] == PAD:
         return -1  # stray padding that they would clear
-    if stop == start + 1:  # one cell (a character typed, a redrawn spinner): no join
+    if stop == start + 1:  # one cell (a character typed, a redrawn spinner)
         cell = row[start]
-        if len(cell) != 1 or cell == PAD:  # (marks; padding first in the span has no character before it)
-            return -1
+        if cell == PAD or (codes is not None and codes[start] != NO_MARK):  # (padding first in the span has no
+            return -1  # character before it)
         return 0 if cell == BLANK else 1
-    if isinstance(row, str) and row.find(PAD, start, stop) < 0:  # (no padding, and a str has no marks: clean,
-        stop = min(stop, len(row))  # counted in place without the span's copy)
+    if row.find(PAD, start, stop) < 0 and not _marked(codes, start, stop):
+        stop = min(stop, len(row))  # (clean: counted in place, without the span's copy)
         return stop - start - _unwritten(row, start, stop)
-    clean, span = _clean_prefix(row, start, stop)
+    clean, span = _clean_prefix(row, codes, start, stop)
     return _held(span, clean) if clean == stop - start else -1
 
 
-def _clean_prefix(row: Row, start: int, stop: int) -> tuple[int, str]:
+def _clean_prefix(row: str, codes: str | None, start: int, stop: int) -> tuple[int, str]:
     """How many cells from ``start`` on, up to ``stop``, are clean as _clean_span says (the cell after them
     unchecked; cells past the row's end are blank, so clean): the first marked cell or padding without its
-    wide character ends them. And the cells as one string, a character a cell, at least as far as they are
-    clean (for _held). (Its callers take a span that starts past the row's end, blank cells, without it.)"""
-    span, marked = _span_text(row, start, stop)
-    clean = len(span) if marked else max(stop - start, 0)
+    wide character ends them. And the cells, at least as far as they are clean (for _held). (Its callers
+    take a span that starts past the row's end, blank cells, without it.)"""
+    span = row[start:stop]
+    clean = max(stop - start, 0)
+    if _marked(codes, start, stop):  # (the cells before the first with marks)
+        clean = _run(codes, _NO_MARK_RUNS, start, min(stop, len(codes)))  # type: ignore[arg-type]
     if PAD in span:
         orphan = _ORPHAN_PAD.search(span)
         if orphan:
-            clean = orphan.start()
+            clean = min(clean, orphan.start())
     return clean, span
 
 
-def _span_text(row: Row, start: int, stop: int) -> tuple[str, bool]:
-    """Cells [start, stop) of ``row`` joined, a character a cell: cut before the first cell with marks
-    (several characters), and whether there was one. A str row: a slice. A list row: one join scans them at
-    memcpy speed, where list.count compares every cell (11 ns a cell)."""
-    if isinstance(row, str):
-        return row[start:stop], False
-    if 2 * (stop - start) > len(row) > 64:
-        # most of a long row (a REP, a redraw): joined whole, without a list slice first (a quarter of the
-        # cost); its characters are its cells when none has marks
-        joined = "".join(row)
-        if len(joined) == len(row):
-            return joined[start:stop], False
-    covered = row[start:stop]
-    joined = "".join(covered)
-    if len(joined) == len(covered):
-        return joined, False
-    return joined[: next(i for i, cell in enumerate(covered) if len(cell) != 1)], True
+def _codes(marks: Marks | None) -> str | None:
+    """The codes of a row's marks, None if it has none."""
+    return marks[0] if marks is not None else None
 
 
-def _written_in(row: Row, start: int, stop: int) -> int:
-    """_written of cells [start, stop) of ``row``: of a str, two counts in place; of a list, from one join
-    where it can."""
-    if isinstance(row, str):
-        stop = min(stop, len(row))
-        return stop - start - _unwritten(row, start, stop) if start < stop else 0
-    if stop - start < 32:
-        return _written(row[start:stop])
-    span, marked = _span_text(row, start, stop)
-    if marked:
-        return _written(row[start:stop])
-    return _held(span, len(span))
+def _marked(codes: str | None, start: int, stop: int) -> bool:
+    """Whether a cell of [start, stop) has marks (``codes`` as _codes gives them)."""
+    if codes is None:
+        return False
+    stop = min(stop, len(codes))
+    return start < stop and _run(codes, _NO_MARK_RUNS, start, stop) < stop - start
+
+
+def _edit_marks(screen: Screen, y: int, x: int, stop: int, n: int) -> None:
+    """Row y's cells [x, stop), as they were, are now ``n`` cells without marks (and the row may be trimmed
+    since): its marks follow, by the same slices. A row whose last mark is gone has none (None)."""
+    marks = screen.marks[y]
+    if marks is None:
+        return
+    codes = marks[0]
+    if x > len(codes):
+        codes += NO_MARK * (x - len(codes))
+    end = len(screen.rows[y])
+    codes = (codes[:x] + NO_MARK * n + codes[stop:])[:end]
+    screen.marks[y] = (codes, marks[1]) if _marked(codes, 0, end) else None
+
+
+def _compact_marks(codes: str, strings: list[str]) -> Marks:
+    """A row's marks with only the strings its codes still point at, renumbered in order."""
+    used = sorted(set(codes) - {NO_MARK})
+    renumber = {ord(code): MARK_BASE + index for index, code in enumerate(used)}
+    return codes.translate(renumber), [strings[ord(code) - MARK_BASE] for code in used]
+
+
+def _written_in(row: str, start: int, stop: int) -> int:
+    """_written of cells [start, stop) of ``row``: two counts in place."""
+    stop = min(stop, len(row))
+    return stop - start - _unwritten(row, start, stop) if start < stop else 0
 
 
 def _held(span: str, stop: int) -> int:
@@ -1463,20 +1493,28 @@ def _held(span: str, stop: int) -> int:
     return held - _unwritten(span, 0, held)
 
 
-# Runs of blanks of each power of two up to the widest row: _blank_run's probes compare against them in place.
+# Runs of each power of two up to the widest row, of blanks and of cells without marks: _run's probes
+# compare against them in place.
 _BLANK_RUNS = [BLANK * (1 << i) for i in range(MAX_SIZE.bit_length() + 1)]
+_NO_MARK_RUNS = [NO_MARK * (1 << i) for i in range(MAX_SIZE.bit_length() + 1)]
 _FEW_RUNS = 8  # blank runs measured one by one before a span's blanks are counted character by character
 
 
-def _blank_run(text: str, at: int, stop: int) -> int:
-    """How many of text[at:stop] are blanks from ``at`` on: the longest power-of-two runs that match, from
-    the largest down (a memcmp each; a run that matches n blanks matches every shorter one)."""
+def _run(text: str, runs: list[str], at: int, stop: int) -> int:
+    """How many of text[at:stop] are ``runs``' character from ``at`` on: the longest power-of-two runs that
+    match, from the largest down (a memcmp each where ``text`` is of the runs' kind; a run that matches n
+    characters matches every shorter one)."""
     length = 0
     for i in range((stop - at).bit_length(), -1, -1):
         size = 1 << i
-        if at + length + size <= stop and text.startswith(_BLANK_RUNS[i], at + length):
+        if at + length + size <= stop and text.startswith(runs[i], at + length):
             length += size
     return length
+
+
+def _blank_run(text: str, at: int, stop: int) -> int:
+    """How many of text[at:stop] are blanks from ``at`` on (_run)."""
+    return _run(text, _BLANK_RUNS, at, stop)
 
 
 def _unwritten(text: str, start: int, stop: int) -> int:
@@ -1484,8 +1522,10 @@ def _unwritten(text: str, start: int, stop: int) -> int:
     of a str row or span that hold no character. str.count compares every character (27 us for 65,000 cells
     here), where find is a memchr (0.06 us): a kind absent from the span costs a find, and blanks in a few
     long runs (a row written at its start and far past it, EL 1 near its end) cost a find and a few memcmp
-    probes a run; past _FEW_RUNS runs, the rest is counted. A short span: two counts cost less."""
-    if stop - start < 256:
+    probes a run; past _FEW_RUNS runs, the rest is counted. A short span: two counts cost less; so does text
+    past ASCII (a row with wide characters, two or four bytes a character), which the one-byte runs do not
+    compare with a memcmp."""
+    if stop - start < 256 or not text.isascii():
         return text.count(BLANK, start, stop) + text.count(PAD, start, stop)
     count = text.count(PAD, start, stop) if text.find(PAD, start, stop) >= 0 else 0
     at = text.find(BLANK, start, stop)
@@ -1534,15 +1574,9 @@ def _trailing_blanks(row: str) -> int:
     return length
 
 
-def trim_row(row: Row) -> Row:
-    """``row`` without its trailing blank cells (a list is trimmed in place; the caller puts a str back and
-    accounts ``screen.cells``)."""
-    if isinstance(row, str):
-        if not row or row[-1] != BLANK:
-            return row
-        return row[: len(row) - _trailing_blanks(row)]
-    end = len(row)
-    while end and row[end - 1] == BLANK:
-        end -= 1
-    del row[end:]
-    return row
+def trim_row(row: str) -> str:
+    """``row`` without its trailing blank cells (the caller puts it back, trims its marks and accounts
+    ``screen.cells``)."""
+    if not row or row[-1] != BLANK:
+        return row
+    return row[: len(row) - _trailing_blanks(row)]
