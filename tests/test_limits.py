@@ -137,3 +137,24 @@ def test_the_core_frees_every_line_a_stream_leaves(request, stream):
     for _ in range(200):
         core.TranscriptDecoder().decode(data, final=True)
     assert _rss_bytes() - before < 32 * MB
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="resident size is read from /proc (Linux)")
+@pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="AddressSanitizer keeps freed memory resident in its quarantine (fuzz/run.sh)")
+@pytest.mark.parametrize("live", [5, 40, 2000])
+def test_the_mark_pool_stays_bounded_while_one_cell_is_marked_again_and_again(request, live):
+    """One decoder, ``live`` cells with marks kept on its screen, and a cell overwritten and marked 1.5
+    million times (13 MB of input): the pool of marks stays within a bound of the live ones. Before round 30
+    it doubled whenever it was more than half full, so from 33 live marks on it never compacted again and grew
+    by a 92-byte mark for every 9 bytes of input (about 150 MB here)."""
+    core = implementation(request, "c")
+    decoder = core.TranscriptDecoder(columns=100, rows=30)
+    decoder.decode(b"".join(b"\x1b[%d;%dH" % (2 + i // 99, 2 + i % 99) + "e\u0301".encode() for i in range(live)))
+    chunk = "\x1b[1;1Ha\u0301".encode() * 50_000
+    decoder.decode(chunk)
+    before = _rss_bytes()
+    for _ in range(30):
+        decoder.decode(chunk)
+    assert _rss_bytes() - before < 8 * MB
+    assert decoder.live.count("\u0301") == live + 1

@@ -1630,12 +1630,17 @@ cdef class ScreenSink(Sink):
 
     cdef Py_ssize_t new_mark(self) except -1 nogil:
         """A free entry of the mark pool. Entries are not freed one by one: when the pool is full, the marks
-        still in a cell are compacted to its front (at most every other allocation of a doubled pool)."""
-        if self.nmarks == self.marks_cap and self.marks_cap:
-            self.compact_marks()
-        if self.nmarks * 2 > self.marks_cap or self.nmarks == self.marks_cap:
-            grow(<void **>&self.marks, &self.marks_cap, self.nmarks + 1 if self.nmarks < 32 else self.nmarks * 2,
-                 sizeof(Mark), 32)
+        still in a cell are compacted to its front, and the pool keeps room after them for twice as many new
+        marks as it kept, 1/64 as many as the compaction scanned cells, and 64 (compact_marks): a compaction
+        then comes after that many new marks at least, and the pool stays within six times its live marks plus
+        1/32 of the screen's cells (and 128). (Before round 30 the pool doubled whenever it was more than half
+        full, and from 33 live marks on it never compacted again: a cell marked again and again grew it without
+        bound, 24 MB for 500,000 marks, while 16 or fewer live marks had it compact every 31.)"""
+        if self.nmarks == self.marks_cap:
+            if self.marks_cap:
+                self.compact_marks()
+            else:
+                grow(<void **>&self.marks, &self.marks_cap, 32, sizeof(Mark), 32)
         self.nmarks += 1
         return self.nmarks - 1
 
@@ -1643,7 +1648,7 @@ cdef class ScreenSink(Sink):
         """Copy the marks still in a cell to the front of a new pool, renumbering the cells."""
         cdef int which
         cdef Screen *screen
-        cdef Py_ssize_t y, k, kept = 0
+        cdef Py_ssize_t y, k, kept = 0, scanned = 0, room
         cdef Row *row
         cdef Chunk *chunk
         cdef Mark *fresh = <Mark *>malloc(self.marks_cap * sizeof(Mark))
@@ -1658,16 +1663,24 @@ cdef class ScreenSink(Sink):
                 row = row_at(screen, y)
                 if row.line.chunked == NULL:
                     kept = renumber_marks(row.line.cells, row.line.len, self.marks, fresh, kept)
+                    scanned += row.line.len
                     continue
                 for k in range(row.line.chunked.nchunks):
                     chunk = &row.line.chunked.chunks[k]
                     if chunk.cells != NULL:
                         kept = renumber_marks(chunk.cells, chunk.len, self.marks, fresh, kept)
+                        scanned += chunk.len
                     else:  # (a fill is BLANK or a character REP repeated, never marked; one would keep one mark)
                         kept = renumber_marks(&chunk.fill, 1, self.marks, fresh, kept)
         free(self.marks)
         self.marks = fresh
         self.nmarks = kept
+        # Room for max(2 * kept, scanned / 64, 64) new marks before the next compaction: its copies then cost half
+        # a mark and its scan 64 cells for each new mark at most (a cell of a 65,535-column row marked again and
+        # again scanned the row every 31 marks: 2,700 instructions a mark; benchmarks/README.md, round 30).
+        room = max(2 * kept, scanned // 64, 64)
+        if self.marks_cap - kept < room:
+            grow(<void **>&self.marks, &self.marks_cap, kept + room, sizeof(Mark), 32)
         return 0
 
     cdef int enforce_limits(self) except -1 nogil:
