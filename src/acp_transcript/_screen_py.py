@@ -17,7 +17,8 @@ at memory speed (a list of 65,535 one-character cells took 33-110 us for any ope
 MB/s, benchmarks/README.md, round 30). A cell's marks are kept beside its row: a row with marks has a
 second str of the same length (``Screen.marks``), ``NO_MARK`` where a cell has none and a code elsewhere
 (``MARK_BASE`` plus an index into the row's list of mark strings), edited with the same slices as the row,
-so that marks move with their cells and cost nothing where there are none. Character widths come from the committed table ``_widths`` (one Unicode version for both twins).
+so that marks move with their cells and cost nothing where there are none. Character widths come from the
+committed table ``_widths`` (one Unicode version for both twins).
 The Cython twin is ``_screen_c.pxi``.
 """
 
@@ -55,13 +56,12 @@ BLANK = chr(_defs.BLANK)
 PAD = chr(_defs.PAD)
 ZWJ = "\u200d"
 _Item = TypeVar("_Item")  # a row, its wrapped flag, its used count or its busy flag (Screen's parallel sequences)
-# A row's marks: the code of each cell's marks (BLANK: none), and the mark strings the codes index.
+# A row's marks: a str of codes, one a cell, and the mark strings they index. A code is ``NO_MARK`` for a cell
+# without marks, a code point from ``MARK_BASE`` on for the others (its index in the row's list, which is
+# compacted at twice the row's length: ScreenSink.combine). Both take two bytes a character, so the codes are
+# a two-byte str whose runs of NO_MARK the probes of _run compare with a memcmp (a str of one kind against
+# another is compared a character at a time) while a row's list has fewer than 65,279 strings.
 Marks = tuple[str, list[str]]
-# A row's marks: ``NO_MARK`` for a cell without, a code point from ``MARK_BASE`` on for the others (its index
-# in the row's list of mark strings, which is compacted at twice the row's length: ScreenSink.combine). Both
-# need two bytes a character, so the codes are a two-byte str whose runs of NO_MARK the probes of _run compare
-# with a memcmp (a str of one kind against another is compared a character at a time) while a row's list
-# has fewer than 65,279 strings.
 NO_MARK = "\u0100"
 MARK_BASE = 0x101
 
