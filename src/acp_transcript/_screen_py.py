@@ -123,18 +123,15 @@ def row_text(row: str, marks: Marks | None = None) -> str:
 
 
 def _with_marks(row: str, marks: Marks) -> str:
-    """``row`` with each cell's marks after its character: the marked cells found by _run's probes between
-    them."""
+    """``row`` with each cell's marks after its character (a regex finds the marked cells)."""
     codes, strings = marks
     parts = []
     at = 0
-    end = len(row)
-    x = _run(codes, _NO_MARK_RUNS, 0, end)
-    while x < end:
+    for found in _MARKED_CODE.finditer(codes):
+        x = found.start()
         parts.append(row[at : x + 1])
         parts.append(strings[ord(codes[x]) - MARK_BASE])
         at = x + 1
-        x = at + _run(codes, _NO_MARK_RUNS, at, end)
     parts.append(row[at:])
     return "".join(parts)
 
@@ -853,7 +850,7 @@ class ScreenSink:
                     row = trim_row(row)
                 screen.rows[y] = row
                 if marks is not None:
-                    _edit_marks(screen, y, x, stop, len(cells))
+                    screen.marks[y] = (_spliced(marks[0], x, stop, len(cells), len(row)), marks[1])
         screen.cells += len(row) - size
         if stop > screen.used[y]:
             screen.used[y] = stop
@@ -928,8 +925,8 @@ class ScreenSink:
         codes, strings = screen.marks[cy] or (NO_MARK * len(row), [])
         code = codes[x]
         marked = strings[ord(code) - MARK_BASE] if code != NO_MARK else ""
-        if len(row[x].encode()) + len(marked.encode()) + len(char.encode()) > MAX_CELL_BYTES:
-            return
+        if len(marked) > 3 and len((row[x] + marked + char).encode()) > MAX_CELL_BYTES:
+            return  # (five characters or fewer are 20 bytes at most)
         if code != NO_MARK:  # (a code is the cell's own: cells never share one)
             strings[ord(code) - MARK_BASE] = marked + char
             return
@@ -1346,8 +1343,7 @@ class ScreenSink:
         cells = screen.rows[y] = trim_row(move(cells, BLANK))
         marks = screen.marks[y]
         if marks is not None:
-            codes = move(marks[0], NO_MARK)[: len(cells)]
-            screen.marks[y] = (codes, marks[1]) if _marked(codes, 0, len(codes)) else None
+            screen.marks[y] = (move(marks[0], NO_MARK)[: len(cells)], marks[1])
         screen.cells += len(cells) - size
         screen.used[y] = max(screen.used[y], dx + nx)
         screen.touch(y)  # (ICH on a blank row counts it used)
@@ -1438,7 +1434,7 @@ def _clean_prefix(row: str, codes: str | None, start: int, stop: int) -> tuple[i
     span = row[start:stop]
     clean = max(stop - start, 0)
     if _marked(codes, start, stop):  # (the cells before the first with marks)
-        clean = _run(codes, _NO_MARK_RUNS, start, min(stop, len(codes)))  # type: ignore[arg-type]
+        clean = _first_mark(codes, start, stop) - start  # type: ignore[arg-type]
     if PAD in span:
         orphan = _ORPHAN_PAD.search(span)
         if orphan:
@@ -1453,24 +1449,38 @@ def _codes(marks: Marks | None) -> str | None:
 
 def _marked(codes: str | None, start: int, stop: int) -> bool:
     """Whether a cell of [start, stop) has marks (``codes`` as _codes gives them)."""
-    if codes is None:
-        return False
+    return codes is not None and _first_mark(codes, start, stop) < min(stop, len(codes))
+
+
+_MARKED_CODE = re.compile(f"[^{NO_MARK}]")
+
+
+def _first_mark(codes: str, start: int, stop: int) -> int:
+    """The first cell of [start, stop) with marks (stop, or the codes' end, if none): over a short span a
+    regex search of the codes, over a long one _run's probes (a few memcmps where the search tests each code,
+    and neither is a Python loop)."""
     stop = min(stop, len(codes))
-    return start < stop and _run(codes, _NO_MARK_RUNS, start, stop) < stop - start
+    if stop - start < 256:
+        found = _MARKED_CODE.search(codes, start, stop)
+        return found.start() if found else stop
+    return start + _run(codes, _NO_MARK_RUNS, start, stop)
 
 
 def _edit_marks(screen: Screen, y: int, x: int, stop: int, n: int) -> None:
     """Row y's cells [x, stop), as they were, are now ``n`` cells without marks (and the row may be trimmed
-    since): its marks follow, by the same slices. A row whose last mark is gone has none (None)."""
+    since): its marks follow, by the same slices. (A row keeps its codes, whether or not any mark is left,
+    until it is emptied: a search for one at every edit cost more than the codes' slices.)"""
     marks = screen.marks[y]
-    if marks is None:
-        return
-    codes = marks[0]
+    if marks is not None:
+        screen.marks[y] = (_spliced(marks[0], x, stop, n, len(screen.rows[y])), marks[1])
+
+
+def _spliced(codes: str, x: int, stop: int, n: int, end: int) -> str:
+    """A row's ``codes`` with [x, stop) replaced by ``n`` cells without marks, cut at the row's new ``end``."""
     if x > len(codes):
         codes += NO_MARK * (x - len(codes))
-    end = len(screen.rows[y])
-    codes = (codes[:x] + NO_MARK * n + codes[stop:])[:end]
-    screen.marks[y] = (codes, marks[1]) if _marked(codes, 0, end) else None
+    codes = codes[:x] + NO_MARK * n + codes[stop:]
+    return codes[:end] if len(codes) > end else codes
 
 
 def _compact_marks(codes: str, strings: list[str]) -> Marks:
