@@ -167,7 +167,9 @@ class Screen:
 
     def __init__(self, height: int) -> None:
         self.rows: list[str] = [""] * height
-        self.marks: list[Marks | None] = [None] * height  # None: no cell of the row has marks
+        # each row's marks (None: no cell of the row has any); None until a cell of the screen has marks, so that
+        # a screen without them moves four sequences a scroll, not five
+        self.marks: list[Marks | None] | None = None
         self.wrapped = bytearray(height)  # 1: the row's line goes on in the next row
         # tmux's cellused: how far cells were set since the row was last emptied, even if they were cleared
         # since. A wrapped row's text reaches that far (capture-pane -J does not trim it), and a row with
@@ -185,7 +187,8 @@ class Screen:
 
     def remove_row(self, y: int) -> None:
         del self.rows[y]
-        del self.marks[y]
+        if self.marks is not None:
+            del self.marks[y]
         del self.wrapped[y]
         del self.used[y]
         del self.busy[y]
@@ -193,7 +196,8 @@ class Screen:
     def insert_row(self, y: int) -> None:
         """An empty row at y; the rows from y move down."""
         self.rows.insert(y, "")
-        self.marks.insert(y, None)
+        if self.marks is not None:
+            self.marks.insert(y, None)
         self.wrapped.insert(y, 0)
         self.used.insert(y, 0)
         self.busy.insert(y, 0)
@@ -202,7 +206,8 @@ class Screen:
         """Rotate rows [a, b) by d (0 < |d| < b - a): the row at y goes to y + d, the |d| pushed past one end
         come in at the other."""
         _rotate(self.rows, a, b, d)
-        _rotate(self.marks, a, b, d)
+        if self.marks is not None:
+            _rotate(self.marks, a, b, d)
         _rotate(self.wrapped, a, b, d)
         _rotate(self.used, a, b, d)
         _rotate(self.busy, a, b, d)
@@ -239,7 +244,7 @@ class Screen:
 
     def row_text(self, y: int) -> str:
         """Row y's text; a wrapped row goes on as far as it was used (blanks as spaces), as its line does."""
-        text = row_text(self.rows[y], self.marks[y])
+        text = row_text(self.rows[y], _marks_at(self, y))
         if self.wrapped[y]:
             missing = self.used[y] - len(self.rows[y])
             if missing > 0:
@@ -419,10 +424,11 @@ class ScreenSink:
         gone_rows = slice(top, top + gone)
         bottom_row = slice(bottom - gone, bottom - gone + 1)
         screen.cells += sum(lengths) - sum(map(len, screen.rows[gone_rows]))
-        del screen.rows[gone_rows], screen.marks[gone_rows], screen.wrapped[gone_rows], screen.used[gone_rows]
-        del screen.busy[gone_rows]
+        del screen.rows[gone_rows], screen.wrapped[gone_rows], screen.used[gone_rows], screen.busy[gone_rows]
         screen.rows[bottom_row] = rows[start:] + [""]
-        screen.marks[bottom_row] = [None] * (len(lengths) + 1)
+        if screen.marks is not None:
+            del screen.marks[gone_rows]
+            screen.marks[bottom_row] = [None] * (len(lengths) + 1)
         screen.wrapped[bottom_row] = bytes(wrapped[start:]) + b"\0"
         screen.used[bottom_row] = array("q", lengths + [0])
         screen.busy[bottom_row] = b"\1" * len(lengths) + b"\0"
@@ -572,7 +578,7 @@ class ScreenSink:
             take = min(count, (sx - cx) // width)
             stop = cx + take * width
             row = self.screen.rows[self.cy]
-            codes = _codes(self.screen.marks[self.cy])
+            codes = _codes_at(self.screen, self.cy)
             run = cell * take
             # The same cells again (REP over its own run, a screen redrawn), without marks and with no stray
             # padding after them (_clean_span's test): clean, each holding the character, and nothing to
@@ -656,8 +662,9 @@ class ScreenSink:
                 cx = self.cx
                 stop = cx + len(cells)
                 cy = self.cy
-                held = (_clean_span(self.screen.rows[cy], _codes(self.screen.marks[cy]), cx, stop)
-                        if stop <= self.columns else -1)
+                held = -1
+                if stop <= self.columns:
+                    held = _clean_span(self.screen.rows[cy], _codes_at(self.screen, cy), cx, stop)
                 if held >= 0:
                     # text that fits on the row, over cells without wide characters, marks or padding: every
                     # path below comes down to writing its cells (a progress bar's redraw, a line of CJK)
@@ -740,7 +747,7 @@ class ScreenSink:
             take = min(sx - cx, n - p)
             if p + take < n and cells[p + take] == PAD:
                 take -= 1  # (the wide character it would cut)
-            held = _clean_span(self.screen.rows[self.cy], _codes(self.screen.marks[self.cy]), cx, cx + take)
+            held = _clean_span(self.screen.rows[self.cy], _codes_at(self.screen, self.cy), cx, cx + take)
             if held < 0:
                 return at
             piece = cells[p : p + take]
@@ -767,7 +774,7 @@ class ScreenSink:
             whole = True
             held = 0
             if cx < len(row):  # (past its end: blank cells, a new line's text)
-                clean, span = _clean_prefix(row, _codes(self.screen.marks[self.cy]), cx, stop)
+                clean, span = _clean_prefix(row, _codes_at(self.screen, self.cy), cx, stop)
                 whole = clean == stop - cx
                 if not whole:
                     take = clean // width
@@ -840,7 +847,7 @@ class ScreenSink:
         elif x < size:
             self.stats["cells_overwritten"] += _written_in(row, x, stop)
         if not same:
-            marks = screen.marks[y]
+            marks = _marks_at(screen, y)
             if marks is None and size > 1024 and row.startswith(cells, x):
                 pass  # a long row that holds these cells already: a memcmp instead of copying it
             else:
@@ -850,7 +857,8 @@ class ScreenSink:
                     row = trim_row(row)
                 screen.rows[y] = row
                 if marks is not None:
-                    screen.marks[y] = (_spliced(marks[0], x, stop, len(cells), len(row)), marks[1])
+                    codes = _spliced(marks[0], x, stop, len(cells), len(row))
+                    screen.marks[y] = (codes, marks[1])  # type: ignore[index]
         screen.cells += len(row) - size
         if stop > screen.used[y]:
             screen.used[y] = stop
@@ -922,6 +930,8 @@ class ScreenSink:
         if x >= len(row) or row[x] == BLANK:  # a blank cell: the mark goes on a space
             self.write_cells(cy, x, " ")
             row = screen.rows[cy]
+        if screen.marks is None:
+            screen.marks = [None] * len(screen.rows)
         codes, strings = screen.marks[cy] or (NO_MARK * len(row), [])
         code = codes[x]
         marked = strings[ord(code) - MARK_BASE] if code != NO_MARK else ""
@@ -981,7 +991,8 @@ class ScreenSink:
         screen = self.screen
         screen.cells -= len(screen.rows[y])
         screen.rows[y] = ""
-        screen.marks[y] = None
+        if screen.marks is not None:
+            screen.marks[y] = None
         screen.wrapped[y] = False
         screen.used[y] = 0
         screen.busy[y] = 0
@@ -1040,14 +1051,16 @@ class ScreenSink:
             vacated = _outside(py, dy, n)
         else:
             screen.rows[dy : dy + n] = screen.rows[py : py + n]
-            screen.marks[dy : dy + n] = screen.marks[py : py + n]
+            if screen.marks is not None:
+                screen.marks[dy : dy + n] = screen.marks[py : py + n]
             screen.wrapped[dy : dy + n] = screen.wrapped[py : py + n]
             screen.used[dy : dy + n] = screen.used[py : py + n]
             screen.busy[dy : dy + n] = screen.busy[py : py + n]
             vacated = _outside(py, dy, n)
         for yy in vacated:
             screen.rows[yy] = ""
-            screen.marks[yy] = None
+            if screen.marks is not None:
+                screen.marks[yy] = None
             screen.wrapped[yy] = False
             screen.used[yy] = 0
             screen.busy[yy] = 0
@@ -1297,30 +1310,30 @@ class ScreenSink:
         gone (counted), the ones they leave that are not replaced are blanked. Cells past the row's content
         are blank, so the work is bounded by the content, not by the screen's width (the bounded-cost issue:
         ICH/DCH on a wide row): only the ``moved`` cells of the source that hold anything move, and
-        everything is slices. The row's marks, if it has any, move by the same slices (``move``, with NO_MARK
-        where the row gets blanks)."""
+        everything is slices. The row's marks, if it has any, move by the same slices (with NO_MARK where the
+        row gets blanks)."""
         if nx <= 0 or px == dx:
             return
         screen = self.screen
         cells = screen.rows[y]
         size = len(cells)
         overlap = abs(dx - px) < nx and px < size
-        move: Callable[[str, str], str]
+        marks = screen.marks[y] if screen.marks is not None else None  # (_marks_at, inline)
         if overlap and px < dx:
             # A move right that overlaps itself, from inside the content (ICH): the cells it replaces leave
             # the row and blanks go in where the moved cells were.
             start, stop = min(px + nx, size), min(dx + nx, size)
             self.stats["cells_overwritten"] += _written_in(cells, start, stop)
-
-            def move(row: str, blank: str) -> str:
-                return row[:px] + blank * (dx - px) + row[px:start] + row[stop:]
+            cells = _moved_right(cells, BLANK, px, dx, start, stop)
+            if marks is not None:
+                marks = (_moved_right(marks[0], NO_MARK, px, dx, start, stop), marks[1])
         elif overlap and px + nx >= size:
             # The same to the left, with the moved cells reaching the content's end (DCH): the cells it
             # replaces leave the row, and the ones it vacates are past the end, blank.
             self.stats["cells_overwritten"] += _written_in(cells, dx, px)
-
-            def move(row: str, blank: str) -> str:
-                return row[:dx] + row[px:]
+            cells = cells[:dx] + cells[px:]
+            if marks is not None:
+                marks = (marks[0][:dx] + marks[0][px:], marks[1])
         else:
             moved = max(min(px + nx, size) - px, 0)
             end = dx + moved if moved and dx + moved > size else size
@@ -1329,21 +1342,12 @@ class ScreenSink:
             rest = min(dx + nx, end)  # the rest of the destination gets the source's blanks
             left = (px, min(px + nx, dx)) if px < dx else (max(px, dx + nx), px + nx)
             left_stop = max(min(left[1], end), left[0])  # the source's cells that the destination leaves: blanked
-
-            def move(row: str, blank: str) -> str:
-                # [dx, rest) and [left[0], left_stop) are disjoint: the row in order, joined once
-                row += blank * (end - size)
-                destination = row[px : px + moved] + blank * (rest - dx - moved)
-                blanks = blank * (left_stop - left[0])
-                if left[0] < dx:
-                    pieces = (row[: left[0]], blanks, row[left_stop:dx], destination, row[rest:])
-                else:
-                    pieces = (row[:dx], destination, row[rest : left[0]], blanks, row[left_stop:])
-                return "".join(pieces)
-        cells = screen.rows[y] = trim_row(move(cells, BLANK))
-        marks = screen.marks[y]
+            cells = _moved(cells, BLANK, end - size, px, dx, moved, rest, left[0], left_stop)
+            if marks is not None:
+                marks = (_moved(marks[0], NO_MARK, end - size, px, dx, moved, rest, left[0], left_stop), marks[1])
+        cells = screen.rows[y] = trim_row(cells)
         if marks is not None:
-            screen.marks[y] = (move(marks[0], NO_MARK)[: len(cells)], marks[1])
+            screen.marks[y] = (marks[0][: len(cells)], marks[1])  # type: ignore[index]
         screen.cells += len(cells) - size
         screen.used[y] = max(screen.used[y], dx + nx)
         screen.touch(y)  # (ICH on a blank row counts it used)
@@ -1442,8 +1446,14 @@ def _clean_prefix(row: str, codes: str | None, start: int, stop: int) -> tuple[i
     return clean, span
 
 
-def _codes(marks: Marks | None) -> str | None:
-    """The codes of a row's marks, None if it has none."""
+def _marks_at(screen: Screen, y: int) -> Marks | None:
+    """Row y's marks, None if it has none."""
+    return screen.marks[y] if screen.marks is not None else None
+
+
+def _codes_at(screen: Screen, y: int) -> str | None:
+    """The codes of row y's marks, None if it has none."""
+    marks = screen.marks[y] if screen.marks is not None else None
     return marks[0] if marks is not None else None
 
 
@@ -1470,9 +1480,9 @@ def _edit_marks(screen: Screen, y: int, x: int, stop: int, n: int) -> None:
     """Row y's cells [x, stop), as they were, are now ``n`` cells without marks (and the row may be trimmed
     since): its marks follow, by the same slices. (A row keeps its codes, whether or not any mark is left,
     until it is emptied: a search for one at every edit cost more than the codes' slices.)"""
-    marks = screen.marks[y]
+    marks = _marks_at(screen, y)
     if marks is not None:
-        screen.marks[y] = (_spliced(marks[0], x, stop, n, len(screen.rows[y])), marks[1])
+        screen.marks[y] = (_spliced(marks[0], x, stop, n, len(screen.rows[y])), marks[1])  # type: ignore[index]
 
 
 def _spliced(codes: str, x: int, stop: int, n: int, end: int) -> str:
@@ -1548,6 +1558,23 @@ def _unwritten(text: str, start: int, stop: int) -> int:
         if at < 0:
             return count
     return count + text.count(BLANK, at, stop)
+
+
+def _moved_right(row: str, blank: str, px: int, dx: int, start: int, stop: int) -> str:
+    """move_cells' overlapping move right: cells [start, stop) leave, ``dx - px`` blanks go in at px."""
+    return row[:px] + blank * (dx - px) + row[px:start] + row[stop:]
+
+
+def _moved(row: str, blank: str, grow: int, px: int, dx: int, moved: int, rest: int, left: int, left_stop: int) -> str:
+    """move_cells' other moves: the row padded by ``grow`` blanks, the ``moved`` cells from px at dx and
+    blanks to ``rest``, and [left, left_stop) blanked. The two ranges are disjoint: the row in order, joined
+    once."""
+    row += blank * grow
+    destination = row[px : px + moved] + blank * (rest - dx - moved)
+    blanks = blank * (left_stop - left)
+    if left < dx:
+        return "".join((row[:left], blanks, row[left_stop:dx], destination, row[rest:]))
+    return "".join((row[:dx], destination, row[rest:left], blanks, row[left_stop:]))
 
 
 def _rotate(items: MutableSequence[_Item], low: int, high: int, d: int) -> None:
