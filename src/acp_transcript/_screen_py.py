@@ -1319,7 +1319,9 @@ class ScreenSink:
         size = len(cells)
         overlap = abs(dx - px) < nx and px < size
         marks = screen.marks[y] if screen.marks is not None else None  # (_marks_at, inline)
-        if overlap and px < dx:
+        if px >= size and dx >= size:
+            pass  # blanks moved over blanks (ICH or DCH on a row emptied by them): no cell changes
+        elif overlap and px < dx:
             # A move right that overlaps itself, from inside the content (ICH): the cells it replaces leave
             # the row and blanks go in where the moved cells were.
             start, stop = min(px + nx, size), min(dx + nx, size)
