@@ -1632,11 +1632,12 @@ cdef class ScreenSink(Sink):
         """A free entry of the mark pool. Entries are not freed one by one: when the pool is full, the marks
         still in a cell are compacted to its front, and the pool keeps room after them for twice as many new
         marks as it kept, 1/64 as many as the compaction scanned cells, and 64 (compact_marks): a compaction
-        then comes after that many new marks at least, and the pool never grows past six times the live marks a
-        compaction kept plus 1/32 of the cells it scanned (and 128): O(the screen's cells). (Before round 30, once 32 live marks filled the pool it doubled,
-        and from then on doubled whenever it was more than half full, never compacting again: a cell marked
-        again and again grew it without bound, 24 MB for 500,000 marks; with fewer live marks it stayed at 32
-        entries and was compacted every 32 - live new marks.)"""
+        then comes after that many new marks at least, and the pool never grows past six times the live marks
+        a compaction kept plus 1/32 of the cells it scanned (and 128): O(the screen's cells). (Before round
+        30, once 32 live marks filled the pool it doubled, and from then on doubled whenever it was more than
+        half full, never compacting again: a cell marked again and again grew it without bound, 24 MB for
+        500,000 marks; with fewer live marks it stayed at 32 entries and was compacted every 32 - live new
+        marks.)"""
         if self.nmarks == self.marks_cap:
             if self.marks_cap:
                 self.compact_marks()

@@ -847,7 +847,7 @@ class ScreenSink:
         elif x < size:
             self.stats["cells_overwritten"] += _written_in(row, x, stop)
         if not same:
-            marks = _marks_at(screen, y)
+            marks = screen.marks[y] if screen.marks is not None else None  # (_marks_at, inline)
             if marks is None and size > 1024 and row.startswith(cells, x):
                 pass  # a long row that holds these cells already: a memcmp instead of copying it
             else:
@@ -1439,8 +1439,10 @@ def _clean_prefix(row: str, codes: str | None, start: int, stop: int) -> tuple[i
     take a span that starts past the row's end, blank cells, without it.)"""
     span = row[start:stop]
     clean = max(stop - start, 0)
-    if _marked(codes, start, stop):  # (the cells before the first with marks)
-        clean = _first_mark(codes, start, stop) - start  # type: ignore[arg-type]
+    if codes is not None:
+        first = _first_mark(codes, start, stop)
+        if first < min(stop, len(codes)):  # (the cells before the first with marks; past the codes: none)
+            clean = first - start
     if PAD in span:
         orphan = _ORPHAN_PAD.search(span)
         if orphan:
