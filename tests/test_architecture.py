@@ -41,6 +41,10 @@ ONLY_PY = {
     # what a row of the unsized window does
     ("ScreenSink", "at_empty_bottom"), ("ScreenSink", "put_lines"), ("ScreenSink", "text_cells"),
     ("ScreenSink", "put_wrapped"),
+    # ...and text with combining marks among its characters, its cells written once and its marks spliced in
+    # once (a Python write and splice a run cost the fallback a fifth of such text's speed); the core combines
+    # each mark on its own, as its per-character work is a few instructions
+    ("ScreenSink", "put_marked"),
     # a fallback line is an immutable str: an edit builds the new line and puts it back (trimmed); the core
     # edits the line in place through a pointer (cursor_line, in ONLY_C)
     ("LineWindow", "replace_line"),

@@ -165,6 +165,49 @@ def test_redraws_in_one_write_or_cell_by_cell(both, data):
         assert results[0] == results[1], columns
 
 
+# Text with zero-width characters after some of its characters: the fallback writes it at once when it fits
+# its row over clean cells (put_marked), the core mark by mark. Runs of up to four marks are all kept unmeasured,
+# a fifth is measured (MAX_CELL_BYTES); marks on a wide character's cell, on a space, on the last column; text
+# that does not fit, over cells with marks or wide characters, with a ZWJ or starting with a mark.
+MARKED_TEXT = [
+    "e\u0301a\u0308bc", "\u0932\u0949\u0917: \u0938\u0930\u094d\u0935\u0930",  # Latin, Devanagari
+    "\u0e1a\u0e31\u0e19\u0e17\u0e36\u0e01", "\u4e2d\u0301\u6587x\u0308",  # Thai, CJK with marks
+    "a\u0301\u0302\u0303\u0304b", "a\u0301\u0302\u0303\u0304\u0305b", " \u0301 \u0301\u0302",
+    "\u0301abc", "a\u200d\u0301b", "x\u0301" * 12, "\u4e2d\u0301" * 7, "\u4e2d" + "\u0e31" * 7 + "b",
+]
+
+
+@pytest.mark.parametrize("text", MARKED_TEXT)
+@pytest.mark.parametrize("before", [b"", b"\x1b[1;3H", b"\x1b[1;9H", "e\u0301\u4e2d\u6587 \u0308\r".encode(),
+                                    "ab\u4e2d\u6587cd\x1b[1;4H".encode(), b"\x1b[2;6Hzz\x1b[2;6H"])
+def test_marked_text_in_one_write_or_mark_by_mark(both, text, before):
+    c, py = both
+    data = before + text.encode() + b"|" + text.encode()
+    for columns in (4, 11, 30):
+        results = []
+        for impl in (c, py):
+            decoder = impl.TranscriptDecoder(columns=columns, rows=3)
+            out = "".join(decoder.decode(data[i : i + 5]) for i in range(0, len(data), 5))
+            results.append((out, decoder.live, decoder.decode(b"", final=True), decoder.stats))
+        assert results[0] == results[1], columns
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(st.sampled_from(["a", " ", "\u00e9", "\u4e2d", "\u0e01", "\x1b[1;5H", "\r", "\x1b[@",
+                                           "\x1b[P", "\x1b[2D", "\x1b[X"]),
+                          st.lists(st.sampled_from(["\u0301", "\u0e31", "\u094d", "\u200b"]), max_size=8)),
+                max_size=30),
+       st.integers(2, 16))
+def test_marked_text_twins_agree(both, pieces, columns):
+    data = "".join(base + "".join(marks) for base, marks in pieces).encode()
+    c, py = both
+    results = []
+    for impl in (c, py):
+        decoder = impl.TranscriptDecoder(columns=columns, rows=2)
+        results.append((decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats))
+    assert results[0] == results[1]
+
+
 def test_lines_are_committed_as_they_scroll_off(impl):
     decoder = impl.TranscriptDecoder(columns=10, rows=3)
     assert decoder.decode(b"1\n2\n3\n") == "1\n"  # the last LF scrolled the screen: "1" left the top
@@ -335,6 +378,11 @@ def test_a_cell_marked_again_and_again_leaves_a_bounded_list_of_marks():
     codes, strings = decoder._sink.screen.marks[0]
     assert len(codes) == 2 and len(strings) <= 2 * 2 + 64
     assert decoder.decode(b"", final=True) == "a\u0301b\u0300"
+    # ...and text with marks written at once (put_marked) over a cell whose marks were overwritten
+    decoder.decode("\x1b[1;2Hb\u0300\r".encode() + "x\ra\u0301\u0302\r".encode() * 1000)
+    codes, strings = decoder._sink.screen.marks[0]
+    assert len(codes) == 2 and len(strings) <= 2 * 2 + 64
+    assert decoder.decode(b"", final=True) == "a\u0301\u0302b\u0300"
 
 
 # Rows whose cells carry marks, moved by every function that moves rows or cells, with counts that take the

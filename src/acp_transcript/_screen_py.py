@@ -99,6 +99,14 @@ _WIDE_BMP_CHAR = re.compile(f"[{_WIDE_BMP}]")
 _WIDE_CLASS = "".join(f"\\U{start:08x}-\\U{end:08x}" for start, end in zip(WIDE[::2], WIDE[1::2]))
 _ORPHAN_PAD = re.compile(f"{PAD}(?<![{_WIDE_CLASS}]{PAD})")
 _WIDE_SPLIT = re.compile(f"([{_WIDE_BMP}]+)")
+# Text of one- and two-cell characters with zero-width ones after some of them (_marked_cells; fullmatch):
+# printable BMP, a character of its own first, no ZWJ (which makes the character after it a mark: put_char).
+_MARKED_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]"
+                          f"[^\\x00-\\x1f\\x7f\\u200d\\U00010000-\\U0010ffff]*")
+_MARK_SPLIT = re.compile(f"([{_ZERO_BMP}]+)")
+# combine takes the first four marks of a cell without measuring it (a cell of five characters is 20 bytes of
+# UTF-8 at most): runs up to this long are all kept, whatever the cell holds
+_MARKS_UNMEASURED = 4
 
 
 def char_width(char: str) -> int:
@@ -673,6 +681,8 @@ class ScreenSink:
                     return
                 if self.columns > 1 and not text.isascii():  # (ASCII: put_ascii's rows need no span check)
                     start = self.put_wrapped(text, cells)
+            elif not text.isascii() and self.put_marked(text):
+                return
         end = len(text)
         run = width = 0
         while start < end:
@@ -720,12 +730,47 @@ class ScreenSink:
         overwrite), and writing the cells is all they do."""
         if not _CELL_TEXT.fullmatch(text):
             return None
-        if text.isascii() or not _WIDE_BMP_CHAR.search(text):  # (isascii: O(1), a str flag)
-            return text
-        # runs of wide characters alternate with the rest: each wide character, then padding
-        parts = _WIDE_SPLIT.split(text)
-        parts[1::2] = [PAD.join(run) + PAD for run in parts[1::2]]
-        return "".join(parts)
+        return _padded(text)
+
+    def put_marked(self, text: str) -> bool:
+        """put_text's shortcut for text with zero-width characters (Devanagari's vowel signs, Thai's, accents
+        as combining marks): when its cells (_marked_cells) fit on the row over clean cells, what put_text
+        would do, writing runs between the marks and combine for each mark, comes down to writing the cells
+        and then each run of marks on the cell before it, fresh (SPEC 2.8). One write and one splice of the
+        row's marks for the text, where a write and a splice each run cost 20% of such text's speed
+        (benchmarks/README.md, round 31). Returns False, having done nothing, when put_text's runs must take
+        it."""
+        marked = _marked_cells(text)
+        if marked is None:
+            return False
+        cells, positions, runs = marked
+        cx, cy = self.cx, self.cy
+        stop = cx + len(cells)
+        screen = self.screen
+        if stop > self.columns:
+            return False
+        held = _clean_span(screen.rows[cy], _codes_at(screen, cy), cx, stop)
+        if held < 0:
+            return False
+        self.write_cells(cy, cx, cells, held)  # (the cells hold no blank: the row is not trimmed below stop)
+        if screen.marks is None:
+            screen.marks = [None] * len(screen.rows)
+        row = screen.rows[cy]
+        codes, strings = screen.marks[cy] or (NO_MARK * len(row), [])
+        if len(strings) + len(runs) > 2 * len(row) + 64:  # (combine's bound on a row's list, kept)
+            codes, strings = _compact_marks(codes, strings)
+        if len(codes) < stop:
+            codes += NO_MARK * (stop - len(codes))
+        pieces = []
+        at = cx
+        for index, x in enumerate(positions, MARK_BASE + len(strings)):
+            pieces.append(NO_MARK * (cx + x - at))
+            pieces.append(chr(index))
+            at = cx + x + 1
+        screen.marks[cy] = ("".join((codes[:cx], *pieces, codes[at:])), strings)
+        strings.extend(runs)
+        self.cx = stop
+        return True
 
     def put_wrapped(self, text: str, cells: str) -> int:
         """``text`` (its ``cells`` from text_cells) with auto-wrap on, a row's worth of cells at a time, on
@@ -1448,6 +1493,35 @@ def _clean_prefix(row: str, codes: str | None, start: int, stop: int) -> tuple[i
         if orphan:
             clean = min(clean, orphan.start())
     return clean, span
+
+
+def _padded(text: str) -> str:
+    """The cells of ``text``, characters of one or two cells: each wide character followed by padding."""
+    if text.isascii() or not _WIDE_BMP_CHAR.search(text):  # (isascii: O(1), a str flag)
+        return text
+    # runs of wide characters alternate with the rest
+    parts = _WIDE_SPLIT.split(text)
+    parts[1::2] = [PAD.join(run) + PAD for run in parts[1::2]]
+    return "".join(parts)
+
+
+def _marked_cells(text: str) -> tuple[str, list[int], list[str]] | None:
+    """The cells of ``text``, characters of one or two cells each followed by at most _MARKS_UNMEASURED
+    zero-width ones: the cells without the marks, the index among them of the cell each run of marks joins
+    (a wide character's own, before its padding), and the runs. None for any other text."""
+    if not _MARKED_TEXT.fullmatch(text):
+        return None
+    parts = _MARK_SPLIT.split(text)  # a character's text, its marks, the next text, ... (the last text maybe "")
+    runs = parts[1::2]
+    if not runs or max(map(len, runs)) > _MARKS_UNMEASURED:
+        return None
+    texts = [_padded(part) for part in parts[::2]]
+    positions = []
+    last = -1
+    for part in texts[:-1]:
+        last += len(part)
+        positions.append(last - 1 if part[-1] == PAD else last)
+    return "".join(texts), positions, runs
 
 
 def _marks_at(screen: Screen, y: int) -> Marks | None:
