@@ -471,7 +471,7 @@ def test_the_fallback_compares_rep_over_its_own_run_instead_of_scanning_it(monke
     spans = []
     clean_span = _screen_py._clean_span
     monkeypatch.setattr(_screen_py, "_clean_span",
-                        lambda row, codes, a, b: spans.append(b - a) or clean_span(row, codes, a, b))
+                        lambda row, a, b: spans.append(b - a) or clean_span(row, a, b))
     fallback = _decoder_py.TranscriptDecoder(columns=1000, rows=4)
     got = fallback.decode(full_row)
     spans.clear()  # (writing the full row scans it)

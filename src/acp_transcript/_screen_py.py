@@ -597,7 +597,7 @@ class ScreenSink:
             if same:
                 held = take
             else:
-                held = _clean_span(row, codes, cx, stop)
+                held = _clean_span(row, cx, stop)
                 if held < 0:
                     break
             self.write_cells(self.cy, cx, run, held, same)
@@ -672,9 +672,9 @@ class ScreenSink:
                 cy = self.cy
                 held = -1
                 if stop <= self.columns:
-                    held = _clean_span(self.screen.rows[cy], _codes_at(self.screen, cy), cx, stop)
+                    held = _clean_span(self.screen.rows[cy], cx, stop)
                 if held >= 0:
-                    # text that fits on the row, over cells without wide characters, marks or padding: every
+                    # text that fits on the row, over clean cells (no padding but a wide character's own): every
                     # path below comes down to writing its cells (a progress bar's redraw, a line of CJK)
                     self.write_cells(self.cy, cx, cells, held)
                     self.cx = stop
@@ -726,8 +726,8 @@ class ScreenSink:
     def text_cells(self, text: str) -> str | None:
         """put_text's shortcuts: the cells of ``text`` (each wide character followed by padding) when it is
         characters of one or two cells, None otherwise. Written where the cells they cover (and the one after
-        them) hold no wide character, mark or padding, neither path of put_text clears anything (see
-        overwrite), and writing the cells is all they do."""
+        them) hold no padding but a wide character's own, neither path of put_text clears anything (see
+        overwrite), and writing the cells is all they do (_clean_span)."""
         if not _CELL_TEXT.fullmatch(text):
             return None
         return _padded(text)
@@ -749,26 +749,26 @@ class ScreenSink:
         screen = self.screen
         if stop > self.columns:
             return False
-        held = _clean_span(screen.rows[cy], _codes_at(screen, cy), cx, stop)
+        held = _clean_span(screen.rows[cy], cx, stop)
         if held < 0:
             return False
-        self.write_cells(cy, cx, cells, held)  # (the cells hold no blank: the row is not trimmed below stop)
         if screen.marks is None:
             screen.marks = [None] * len(screen.rows)
-        row = screen.rows[cy]
-        codes, strings = screen.marks[cy] or (NO_MARK * len(row), [])
-        if len(strings) + len(runs) > 2 * len(row) + 64:  # (combine's bound on a row's list, kept)
-            codes, strings = _compact_marks(codes, strings)
-        if len(codes) < stop:
-            codes += NO_MARK * (stop - len(codes))
+        marks = screen.marks[cy]
+        if marks is None:
+            marks = screen.marks[cy] = (NO_MARK * len(screen.rows[cy]), [])
+        elif len(marks[1]) + len(runs) > 2 * len(screen.rows[cy]) + 64:  # (combine's bound on a row's list)
+            marks = screen.marks[cy] = _compact_marks(*marks)
+        strings = marks[1]
         pieces = []
-        at = cx
+        at = 0
         for index, x in enumerate(positions, MARK_BASE + len(strings)):
-            pieces.append(NO_MARK * (cx + x - at))
+            pieces.append(NO_MARK * (x - at))
             pieces.append(chr(index))
-            at = cx + x + 1
-        screen.marks[cy] = ("".join((codes[:cx], *pieces, codes[at:])), strings)
+            at = x + 1
+        pieces.append(NO_MARK * (len(cells) - at))
         strings.extend(runs)
+        self.write_cells(cy, cx, cells, held, codes="".join(pieces))  # (no blank in the cells: no trim below stop)
         self.cx = stop
         return True
 
@@ -792,7 +792,7 @@ class ScreenSink:
             take = min(sx - cx, n - p)
             if p + take < n and cells[p + take] == PAD:
                 take -= 1  # (the wide character it would cut)
-            held = _clean_span(self.screen.rows[self.cy], _codes_at(self.screen, self.cy), cx, cx + take)
+            held = _clean_span(self.screen.rows[self.cy], cx, cx + take)
             if held < 0:
                 return at
             piece = cells[p : p + take]
@@ -819,7 +819,7 @@ class ScreenSink:
             whole = True
             held = 0
             if cx < len(row):  # (past its end: blank cells, a new line's text)
-                clean, span = _clean_prefix(row, _codes_at(self.screen, self.cy), cx, stop)
+                clean, span = _clean_prefix(row, cx, stop)
                 whole = clean == stop - cx
                 if not whole:
                     take = clean // width
@@ -829,7 +829,7 @@ class ScreenSink:
                     stop -= width
                     whole = False
                 if take <= 0:
-                    return start  # a mark or padding at the cursor: put_char's rules apply
+                    return start  # stray padding at the cursor: put_char's rules apply
                 held = _held(span, stop - cx)
             chunk = text[start : start + take]
             self.write_cells(self.cy, cx, chunk if width == 1 else PAD.join(chunk) + PAD, held)
@@ -877,10 +877,10 @@ class ScreenSink:
         else:
             self.cx = sx - (0 if self.wrap else 1)
 
-    def write_cells(self, y: int, x: int, cells: str, held: int = -1, same: bool = False) -> None:
-        """Set cells [x, x + len(cells)) of row y (one character per cell, without marks), counting what they
-        overwrite (``held``, when the caller's scan of them counted it already; ``same``: they hold these
-        already, without marks)."""
+    def write_cells(self, y: int, x: int, cells: str, held: int = -1, same: bool = False, codes: str = "") -> None:
+        """Set cells [x, x + len(cells)) of row y (one character per cell, without marks, or with the marks
+        ``codes`` give them when the row has a list of marks), counting what they overwrite (``held``, when
+        the caller's scan of them counted it already; ``same``: they hold these already, without marks)."""
         screen = self.screen
         row = screen.rows[y]
         size = len(row)
@@ -902,7 +902,7 @@ class ScreenSink:
                     row = trim_row(row)
                 screen.rows[y] = row
                 if marks is not None:
-                    codes = _spliced(marks[0], x, stop, len(cells), len(row))
+                    codes = _spliced(marks[0], x, stop, codes or NO_MARK * len(cells), len(row))
                     screen.marks[y] = (codes, marks[1])  # type: ignore[index]
         screen.cells += len(row) - size
         if stop > screen.used[y]:
@@ -1454,44 +1454,41 @@ class ScreenSink:
         self.cursormove(cx, cy, False)
 
 
-def _clean_span(row: str, codes: str | None, start: int, stop: int) -> int:
-    """-1 unless cells [start, stop) of ``row`` (its marks' ``codes``, None if it has none) hold no marks and
-    no padding but a wide character's own (right after it), and the cell after them is no padding: then
-    what put_char or put_ascii do to them one character at a time, their clearing of padding included, is
-    writing their cells (the padding a wide character they overwrite leaves is overwritten next;
-    _screen_c.pxi, put_run). Then: how many of them hold a character (what writing over them counts as
-    overwritten), from the same scan."""
+def _clean_span(row: str, start: int, stop: int) -> int:
+    """-1 unless cells [start, stop) of ``row`` hold no padding but a wide character's own (right after it),
+    and the cell after them is no padding: then what put_char or put_ascii do to them one character at a
+    time, their clearing of padding included, is writing their cells (the padding a wide character they
+    overwrite leaves is overwritten next; _screen_c.pxi, put_run). Then: how many of them hold a character
+    (what writing over them counts as overwritten), from the same scan. Marks do not matter here: put_char
+    does to a marked cell what it does to any (a write, which drops the cell's codes: write_cells); the
+    core's clean_take stops at one only because its cells carry the mark's flag (round 31)."""
     if start >= len(row):
         return 0  # past the row's end (a new line's text): blank cells
     if stop < len(row) and row[stop] == PAD:
         return -1  # stray padding that they would clear
     if stop == start + 1:  # one cell (a character typed, a redrawn spinner)
         cell = row[start]
-        if cell == PAD or (codes is not None and codes[start] != NO_MARK):  # (padding first in the span has no
-            return -1  # character before it)
+        if cell == PAD:  # (padding first in the span has no character before it)
+            return -1
         return 0 if cell == BLANK else 1
-    if row.find(PAD, start, stop) < 0 and not _marked(codes, start, stop):
+    if row.find(PAD, start, stop) < 0:
         stop = min(stop, len(row))  # (clean: counted in place, without the span's copy)
         return stop - start - _unwritten(row, start, stop)
-    clean, span = _clean_prefix(row, codes, start, stop)
+    clean, span = _clean_prefix(row, start, stop)
     return _held(span, clean) if clean == stop - start else -1
 
 
-def _clean_prefix(row: str, codes: str | None, start: int, stop: int) -> tuple[int, str]:
+def _clean_prefix(row: str, start: int, stop: int) -> tuple[int, str]:
     """How many cells from ``start`` on, up to ``stop``, are clean as _clean_span says (the cell after them
-    unchecked; cells past the row's end are blank, so clean): the first marked cell or padding without its
-    wide character ends them. And the cells, at least as far as they are clean (for _held). (Its callers
-    take a span that starts past the row's end, blank cells, without it.)"""
+    unchecked; cells past the row's end are blank, so clean): the first padding without its wide character
+    ends them. And the cells, at least as far as they are clean (for _held). (Its callers take a span that
+    starts past the row's end, blank cells, without it.)"""
     span = row[start:stop]
     clean = max(stop - start, 0)
-    if codes is not None:
-        first = _first_mark(codes, start, stop)
-        if first < min(stop, len(codes)):  # (the cells before the first with marks; past the codes: none)
-            clean = first - start
     if PAD in span:
         orphan = _ORPHAN_PAD.search(span)
         if orphan:
-            clean = min(clean, orphan.start())
+            clean = orphan.start()
     return clean, span
 
 
@@ -1560,14 +1557,15 @@ def _edit_marks(screen: Screen, y: int, x: int, stop: int, n: int) -> None:
     until it is emptied: a search for one at every edit cost more than the codes' slices.)"""
     marks = _marks_at(screen, y)
     if marks is not None:
-        screen.marks[y] = (_spliced(marks[0], x, stop, n, len(screen.rows[y])), marks[1])  # type: ignore[index]
+        codes = _spliced(marks[0], x, stop, NO_MARK * n, len(screen.rows[y]))
+        screen.marks[y] = (codes, marks[1])  # type: ignore[index]
 
 
-def _spliced(codes: str, x: int, stop: int, n: int, end: int) -> str:
-    """A row's ``codes`` with [x, stop) replaced by ``n`` cells without marks, cut at the row's new ``end``."""
+def _spliced(codes: str, x: int, stop: int, span: str, end: int) -> str:
+    """A row's ``codes`` with [x, stop) replaced by the codes ``span``, cut at the row's new ``end``."""
     if x > len(codes):
         codes += NO_MARK * (x - len(codes))
-    codes = codes[:x] + NO_MARK * n + codes[stop:]
+    codes = codes[:x] + span + codes[stop:]
     return codes[:end] if len(codes) > end else codes
 
 
