@@ -385,6 +385,26 @@ def test_a_cell_marked_again_and_again_leaves_a_bounded_list_of_marks():
     assert decoder.decode(b"", final=True) == "a\u0301\u0302b\u0300"
 
 
+def test_a_rows_codes_reach_its_last_mark_not_its_end(both):
+    # the fallback's codes for a row's marks end at its last marked cell: writes, erases and moves past it
+    # leave them as they are (a 65,535-column row with a mark at its start: short splices, round 31); the
+    # cells past them have no marks, as the core agrees
+    c, py = both
+    data = ("e\u0301" + "x" * 900 + "\x1b[1;500H\x1b[3@y\u0308\x1b[1;700H\x1b[K\x1b[1;300H\x1b[5P\x1b[4X"
+            + "\x1b[1;3Ha\u0302").encode()
+    decoder = py.TranscriptDecoder(columns=1000, rows=2)
+    decoder.decode(data[:903])
+    assert len(decoder._sink.screen.marks[0][0]) == 1
+    decoder.decode(data[903:])
+    codes, _ = decoder._sink.screen.marks[0]
+    assert len(codes) == 495  # (y's mark at column 499, which DCH 5 at column 299 moved to 494)
+    compiled = c.TranscriptDecoder(columns=1000, rows=2)
+    compiled.decode(data)
+    fallback, core = [(each.live, each.decode(b"", final=True), each.stats) for each in (decoder, compiled)]
+    assert fallback == core
+    assert fallback[0].startswith("e\u0301xa\u0302")
+
+
 # Rows whose cells carry marks, moved by every function that moves rows or cells, with counts that take the
 # paths of move_lines (one row, overlapping ranges, disjoint ranges) and move_cells.
 MARKED_ROWS = b"".join(b"\x1b[%d;1H" % (y + 1) + ("%de\u0301x\u0308" % y).encode() * 2 for y in range(8))

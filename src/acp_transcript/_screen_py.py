@@ -60,7 +60,9 @@ _Item = TypeVar("_Item")  # a row, its wrapped flag, its used count or its busy 
 # without marks, a code point from ``MARK_BASE`` on for the others (its index in the row's list, which is
 # compacted at twice the row's length: ScreenSink.combine). Both take two bytes a character, so the codes are
 # a two-byte str whose runs of NO_MARK the probes of _run compare with a memcmp (a str of one kind against
-# another is compared a character at a time) while a row's list has fewer than 65,279 strings.
+# another is compared a character at a time) while a row's list has fewer than 65,279 strings. The codes
+# reach the row's last marked cell, not always its end (past them, no cell has marks): a write or an erase
+# past them leaves them as they are, so a wide row with a mark near its start costs short splices (round 31).
 Marks = tuple[str, list[str]]
 NO_MARK = "\u0100"
 MARK_BASE = 0x101
@@ -756,7 +758,7 @@ class ScreenSink:
             screen.marks = [None] * len(screen.rows)
         marks = screen.marks[cy]
         if marks is None:
-            marks = screen.marks[cy] = (NO_MARK * len(screen.rows[cy]), [])
+            marks = screen.marks[cy] = ("", [])
         elif len(marks[1]) + len(runs) > 2 * len(screen.rows[cy]) + 64:  # (combine's bound on a row's list)
             marks = screen.marks[cy] = _compact_marks(*marks)
         strings = marks[1]
@@ -766,7 +768,6 @@ class ScreenSink:
             pieces.append(NO_MARK * (x - at))
             pieces.append(chr(index))
             at = x + 1
-        pieces.append(NO_MARK * (len(cells) - at))
         strings.extend(runs)
         self.write_cells(cy, cx, cells, held, codes="".join(pieces))  # (no blank in the cells: no trim below stop)
         self.cx = stop
@@ -902,7 +903,10 @@ class ScreenSink:
                     row = trim_row(row)
                 screen.rows[y] = row
                 if marks is not None:
-                    codes = _spliced(marks[0], x, stop, codes or NO_MARK * len(cells), len(row))
+                    if codes:
+                        codes = _spliced(marks[0], x, stop, codes, len(row))
+                    else:
+                        codes = _cleared(marks[0], x, stop, len(cells), len(row))
                     screen.marks[y] = (codes, marks[1])  # type: ignore[index]
         screen.cells += len(row) - size
         if stop > screen.used[y]:
@@ -977,7 +981,9 @@ class ScreenSink:
             row = screen.rows[cy]
         if screen.marks is None:
             screen.marks = [None] * len(screen.rows)
-        codes, strings = screen.marks[cy] or (NO_MARK * len(row), [])
+        codes, strings = screen.marks[cy] or ("", [])
+        if len(codes) <= x:
+            codes += NO_MARK * (x + 1 - len(codes))
         code = codes[x]
         marked = strings[ord(code) - MARK_BASE] if code != NO_MARK else ""
         if len(marked) > 3 and len((row[x] + marked + char).encode()) > MAX_CELL_BYTES:
@@ -1364,6 +1370,10 @@ class ScreenSink:
         size = len(cells)
         overlap = abs(dx - px) < nx and px < size
         marks = screen.marks[y] if screen.marks is not None else None  # (_marks_at, inline)
+        codes = marks[0] if marks is not None else ""
+        moving = len(codes) > min(px, dx)  # (else no mark from where the move begins: the codes stay)
+        if moving and len(codes) < size:  # (the moves below slice the codes as they slice the row)
+            codes += NO_MARK * (size - len(codes))
         if px >= size and dx >= size:
             pass  # blanks moved over blanks (ICH or DCH on a row emptied by them): no cell changes
         elif overlap and px < dx:
@@ -1372,15 +1382,15 @@ class ScreenSink:
             start, stop = min(px + nx, size), min(dx + nx, size)
             self.stats["cells_overwritten"] += _written_in(cells, start, stop)
             cells = _moved_right(cells, BLANK, px, dx, start, stop)
-            if marks is not None:
-                marks = (_moved_right(marks[0], NO_MARK, px, dx, start, stop), marks[1])
+            if moving:
+                codes = _moved_right(codes, NO_MARK, px, dx, start, stop)
         elif overlap and px + nx >= size:
             # The same to the left, with the moved cells reaching the content's end (DCH): the cells it
             # replaces leave the row, and the ones it vacates are past the end, blank.
             self.stats["cells_overwritten"] += _written_in(cells, dx, px)
             cells = cells[:dx] + cells[px:]
-            if marks is not None:
-                marks = (marks[0][:dx] + marks[0][px:], marks[1])
+            if moving:
+                codes = codes[:dx] + codes[px:]
         else:
             moved = max(min(px + nx, size) - px, 0)
             end = dx + moved if moved and dx + moved > size else size
@@ -1390,11 +1400,13 @@ class ScreenSink:
             left = (px, min(px + nx, dx)) if px < dx else (max(px, dx + nx), px + nx)
             left_stop = max(min(left[1], end), left[0])  # the source's cells that the destination leaves: blanked
             cells = _moved(cells, BLANK, end - size, px, dx, moved, rest, left[0], left_stop)
-            if marks is not None:
-                marks = (_moved(marks[0], NO_MARK, end - size, px, dx, moved, rest, left[0], left_stop), marks[1])
+            if moving:
+                codes = _moved(codes, NO_MARK, end - size, px, dx, moved, rest, left[0], left_stop)
         cells = screen.rows[y] = trim_row(cells)
         if marks is not None:
-            screen.marks[y] = (marks[0][: len(cells)], marks[1])  # type: ignore[index]
+            if moving:  # (the codes padded to the row: back to its last mark)
+                codes = codes[: len(codes) - _trailing_blanks(codes, _NO_MARK_RUNS)]
+            screen.marks[y] = (codes[: len(cells)], marks[1])  # type: ignore[index]
         screen.cells += len(cells) - size
         screen.used[y] = max(screen.used[y], dx + nx)
         screen.touch(y)  # (ICH on a blank row counts it used)
@@ -1557,15 +1569,28 @@ def _edit_marks(screen: Screen, y: int, x: int, stop: int, n: int) -> None:
     until it is emptied: a search for one at every edit cost more than the codes' slices.)"""
     marks = _marks_at(screen, y)
     if marks is not None:
-        codes = _spliced(marks[0], x, stop, NO_MARK * n, len(screen.rows[y]))
+        codes = _cleared(marks[0], x, stop, n, len(screen.rows[y]))
         screen.marks[y] = (codes, marks[1])  # type: ignore[index]
 
 
 def _spliced(codes: str, x: int, stop: int, span: str, end: int) -> str:
-    """A row's ``codes`` with [x, stop) replaced by the codes ``span``, cut at the row's new ``end``."""
+    """A row's ``codes`` with [x, stop) replaced by the codes ``span`` (of its first cells: the rest have no
+    marks), cut at the row's new ``end``."""
     if x > len(codes):
         codes += NO_MARK * (x - len(codes))
-    codes = codes[:x] + span + codes[stop:]
+    if stop >= len(codes):
+        codes = codes[:x] + span
+    else:
+        codes = codes[:x] + span + NO_MARK * (stop - x - len(span)) + codes[stop:]
+    return codes[:end] if len(codes) > end else codes
+
+
+def _cleared(codes: str, x: int, stop: int, n: int, end: int) -> str:
+    """_spliced for ``n`` cells without marks: codes that end before ``stop`` end at ``x`` at the latest (no
+    copy of the row's length for a write past the last mark)."""
+    if stop >= len(codes):
+        return codes[: min(x, end)]
+    codes = codes[:x] + NO_MARK * n + codes[stop:]
     return codes[:end] if len(codes) > end else codes
 
 
@@ -1675,14 +1700,14 @@ def _outside(start: int, other: int, n: int) -> range:
     return range(max(start, other + n), start + n)
 
 
-def _trailing_blanks(row: str) -> int:
-    """How many blanks ``row`` ends with: the longest power-of-two runs that match, from the largest down, as
-    _blank_run (str.rstrip tests each character: 100 us for 65,000 blanks here)."""
+def _trailing_blanks(row: str, runs: list[str] = _BLANK_RUNS) -> int:
+    """How many blanks (``runs``' character) ``row`` ends with: the longest power-of-two runs that match,
+    from the largest down, as _run (str.rstrip tests each character: 100 us for 65,000 blanks here)."""
     length = 0
     end = len(row)
     for i in range(end.bit_length(), -1, -1):
         size = 1 << i
-        if length + size <= end and row.startswith(_BLANK_RUNS[i], end - length - size):
+        if length + size <= end and row.startswith(runs[i], end - length - size):
             length += size
     return length
 
