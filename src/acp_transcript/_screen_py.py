@@ -1370,10 +1370,13 @@ class ScreenSink:
         size = len(cells)
         overlap = abs(dx - px) < nx and px < size
         marks = screen.marks[y] if screen.marks is not None else None  # (_marks_at, inline)
-        codes = marks[0] if marks is not None else ""
-        moving = len(codes) > min(px, dx)  # (else no mark from where the move begins: the codes stay)
-        if moving and len(codes) < size:  # (the moves below slice the codes as they slice the row)
-            codes += NO_MARK * (size - len(codes))
+        codes = ""
+        moving = False
+        if marks is not None:
+            codes = marks[0]
+            moving = len(codes) > min(px, dx)  # (else no mark from where the move begins: the codes stay)
+            if moving and len(codes) < size:  # (the moves below slice the codes as they slice the row)
+                codes += NO_MARK * (size - len(codes))
         if px >= size and dx >= size:
             pass  # blanks moved over blanks (ICH or DCH on a row emptied by them): no cell changes
         elif overlap and px < dx:
