@@ -106,7 +106,10 @@ def seeds() -> list[bytes]:
         b"cGFzc2VkDQo=", b"x\x1b[" + b"9" * 40 + b"C", b"\x1b_G" + b"A" * 50 + b"\n\n",
     ]
     small = [header + body for body in bodies for header in (b"\x00\x00\x00", b"\x81\x07\x05", b"\x9a\x11\x01")]
-    sized_bodies = sized + ["\u4e2d\u6587e\u0301\U0001f600\x1b[2;3r\x1b[3;1H\n\n\x1bM\x1b[L\x1b[2P\x1b[?7lxyz".encode()]
+    sized_bodies = sized + ["\u4e2d\u6587e\u0301\U0001f600\x1b[2;3r\x1b[3;1H\n\n\x1bM\x1b[L\x1b[2P\x1b[?7lxyz".encode(),
+                            # text in scripts with combining marks over marked cells, edited (round 31)
+                            ("\u0932\u0949\u0917 \u0e1a\u0e31\u0e19\r\x1b[2Ce\u0301\u4e2d\u0308x\x1b[2@"
+                             "\x1b[3Pa\u0301\u0302\u0303\u0304\u0305\n").encode() * 3]
     small += [header + body for body in sized_bodies for header in (b"\x40\x0b\x00", b"\xc2\x21\x03")]
     # Full-length lines with the default options (header 0: one chunk), then the sequences that edit a
     # whole line: the inputs whose cost the bounds are about.
