@@ -53,10 +53,12 @@ def both(request: pytest.FixtureRequest) -> tuple[types.ModuleType, types.Module
     return implementation(request, "c"), implementation(request, "py")
 
 
-# Profiles: "ci" (the default) keeps the suite fast; "long" is for hunting differences between the twins:
-#   pytest tests/test_properties.py --hypothesis-profile=long
+# Profiles: "ci" (the default) keeps the suite fast; "long" is for hunting differences between the twins, a
+# hundred times the examples of every property test (a test that sets its own count asks for it through
+# helpers.examples, which scales it with the profile: an explicit count no longer caps a long hunt):
+#   pytest tests/test_properties.py tests/test_screen.py --hypothesis-profile=long
 from hypothesis import settings  # noqa: E402
 
-settings.register_profile("ci", deadline=None)
-settings.register_profile("long", max_examples=20_000, deadline=None)
+settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("long", max_examples=10_000, deadline=None)
 settings.load_profile("ci")

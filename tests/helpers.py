@@ -5,6 +5,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 
+from hypothesis import settings
+
+
+def examples(count: int) -> int:
+    """A property test's number of examples: ``count`` in the default profile ("ci", 100 by default), scaled
+    with the profile chosen (``--hypothesis-profile=long``: a hundred times). Read when the test module is
+    imported, after the profile is loaded (tests/conftest.py)."""
+    return count * settings.default.max_examples // 100
+
 
 def decode_chunks(decoder_class: type, chunks: Iterable[bytes], **options: object) -> str:
     decoder = decoder_class(**options)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from helpers import assert_transcript, calls
+from helpers import assert_transcript, calls, examples
 
 # Moves past the end and back into the gap, text over a gap and across its ends, tabs over blanks only and
 # over written cells, erases and inserts on a line with a gap, REP of ASCII and not, line ends, and a long
@@ -44,7 +44,7 @@ def chunked(draw: st.DrawFn) -> list[bytes]:
     return [data[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(chunked(), OPTIONS)
 @example([b"x\x1b[20Cy\r\x1b[3G\tz\n"], {})  # a tab over blanks only: a tab cell, as on a widened line
 @example([b"ab\x1b[5Ccd\r\x1b[2G\t\x1b[Kq"], {})  # over a written cell: the cursor only moves

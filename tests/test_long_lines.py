@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from strategies import chunked
 
 from acp_transcript import _window_py
@@ -81,13 +82,13 @@ OPTIONS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(chunked(LINE_EDITS), OPTIONS, st.sampled_from([1, 2, 3, 5, 16]), st.booleans())
 def test_chunked_lines_give_the_fallbacks_text_and_stats(both, case, options, cells, live):
     assert_chunks_change_nothing(both, case[1], options, cells, live)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(LINE_EDITS, st.sampled_from([1, 2, 3, 8]))
 def test_a_line_never_holds_more_than_2n_over_size_plus_one_chunks(both, data, cells):
     c_module, _ = both
@@ -110,7 +111,7 @@ def fallback_splices_every_line():
         _window_py._LONG_LINE = previous
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(chunked(LINE_EDITS), OPTIONS, st.booleans())
 def test_the_fallbacks_long_line_edits_give_the_cores_text_and_stats(both, case, options, live):
     c_module, py_module = both

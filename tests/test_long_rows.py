@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from acp_transcript import _defs, _screen_py
+from helpers import examples
 from strategies import SCREEN_CONTROLS, SCREEN_TEXT, chunked, screen_csi
 from test_long_lines import assert_chunks_change_nothing, chunk_cells, run
 from test_screen import CASES as SCREEN_CASES
@@ -40,13 +41,13 @@ SIZES = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(chunked(ROW_EDITS), SIZES, st.sampled_from([1, 2, 3, 5, 16]), st.booleans())
 def test_chunked_rows_give_the_fallbacks_text_and_stats(both, case, options, cells, live):
     assert_chunks_change_nothing(both, case[1], options, cells, live)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(ROW_EDITS, st.sampled_from([1, 2, 3, 8]), st.integers(8, 64))
 def test_a_rows_chunks_stay_joined_and_at_most_2n_over_size_plus_one(both, data, cells, columns):
     c_module, _ = both
@@ -132,7 +133,7 @@ BLANK_RUNS = st.lists(st.tuples(st.integers(1, 40), st.sampled_from(["x", PAD, "
                       min_size=5, max_size=30).map(lambda runs: "".join(BLANK * a + cell * b for a, cell, b in runs))
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(ROW_TEXT | BLANK_RUNS | st.text(st.sampled_from([BLANK, PAD, "x"]), max_size=600), st.data())
 def test_the_fallbacks_counts_over_a_str_row_are_strs_own(text, data):
     """The fallback's str rows count their blanks and padding run by run (_unwritten) and find their trailing

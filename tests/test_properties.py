@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import decode_chunks
+from helpers import decode_chunks, examples
 from strategies import chunked, options, terminal_bytes
 
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")
@@ -66,7 +66,7 @@ def test_output_is_bounded_by_a_constant_factor(impl, data, opts):
     assert len(impl.sanitize(data, **opts)) <= factor * len(data)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(chunked(), options)
 def test_implementations_agree(both, case, opts):
     assert_twins_agree(both, case[1], opts)
@@ -110,7 +110,7 @@ BLANK_LINE_OPTIONS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(chunked(BLANK_LINES), BLANK_LINE_OPTIONS)
 def test_implementations_agree_on_blank_lines(both, case, opts):
     assert_twins_agree(both, case[1], opts)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from strategies import screen_ops, sized_streams
 
 CASES = [
@@ -192,7 +193,7 @@ def test_marked_text_in_one_write_or_mark_by_mark(both, text, before):
         assert results[0] == results[1], columns
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.lists(st.tuples(st.sampled_from(["a", " ", "\u00e9", "\u4e2d", "\u0e01", "\x1b[1;5H", "\r", "\x1b[@",
                                            "\x1b[P", "\x1b[2D", "\x1b[X"]),
                           st.lists(st.sampled_from(["\u0301", "\u0e31", "\u094d", "\u200b"]), max_size=8)),
@@ -425,7 +426,7 @@ def test_marks_move_with_their_rows_and_cells(both, final, count, row):
             assert (decoder.live, decoder.stats) == expected
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(sized_streams(max_ops=80), st.integers(1, 7), st.sampled_from(["drop", "keep"]), st.integers(1, 300))
 def test_twins_agree_in_any_chunking(both, case, step, alt_screen, max_live_cells):
     c, py = both
@@ -451,7 +452,7 @@ def test_twins_agree_in_any_chunking(both, case, step, alt_screen, max_live_cell
 REP_CHARS = {"a": 1, "\u00e9": 1, "\u2588": 1, "\uff71": 1, "\u4e2d": 2, "\ud55c": 2, "\uff21": 2, "\U0001f600": 2}
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(sized_streams(max_ops=60), st.sampled_from(sorted(REP_CHARS)), st.integers(1, 60), st.integers(1, 3))
 def test_rep_of_any_character_is_printing_it(impl, case, char, count, repeats):
     data, columns, rows = case
@@ -507,7 +508,7 @@ rep_of_any = st.builds(lambda char, counts: char.encode() + b"".join(b"\x1b[%db"
                        st.sampled_from(sorted(REP_CHARS)), st.lists(st.integers(0, 40), min_size=1, max_size=3))
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(st.one_of(screen_ops, rep_of_any), max_size=60), st.integers(2, 24), st.integers(1, 8))
 def test_twins_agree_on_rep_of_any_character(both, ops, columns, rows):
     outputs = []
@@ -517,7 +518,7 @@ def test_twins_agree_on_rep_of_any_character(both, ops, columns, rows):
     assert outputs[0] == outputs[1]
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(sized_streams(max_ops=60), st.integers(0, 200), st.integers(1, 30), st.integers(1, 10))
 def test_twins_agree_across_a_resize(both, case, at, columns, rows):
     c, py = both
@@ -636,7 +637,7 @@ def test_line_moves_on_a_tall_screen(both, op):
     assert compiled == fallback
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.lists(tall_ops, max_size=40), st.integers(65, 200), st.sampled_from([None, (40, 90), (10, 250)]))
 def test_twins_agree_on_line_moves_on_a_tall_screen(both, ops, rows, resize):
     compiled, fallback = tall_screen_outputs(both, ops, rows, resize)
@@ -655,7 +656,7 @@ row_edits = st.one_of(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 # a DCH pulls text into the blanks EL 1 left; the next EL 1 must erase it
 @example([b"abcdefghij", b"\x1b[5G", b"\x1b[1K", b"\x1b[1G", b"\x1b[3P", b"\x1b[4G", b"\x1b[1K"], 12, 1)
 @given(st.lists(row_edits, max_size=40), st.integers(2, 24), st.integers(1, 3))
@@ -687,7 +688,7 @@ indented_ops = st.one_of(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @example([b"\t\t", b"x", b"\r", b"y", b"\n"], 40, 2)  # a write before the raised lead
 @example([b"\x1b[20C", b"x", b"\r", b"\x1b[2@", b"\n"], 40, 1)  # an insert before it moves the text
 @example([b"\t", b"x", b"\n", b"\t\t", b"y", b"\n"], 40, 1)  # a reused row keeps no stale lead
@@ -767,7 +768,7 @@ lagged_ops = st.one_of(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @example([b"\x1b[9;1H", b"\n", b"abc", b"\n", b"de", b"\x1b[2b", b"\n"], b"\x1b[3;9r", 1000)  # x LF at the bottom
 @example([b"\x1b[5;4H", b"\x1b[4S", b"abc", b"\x1b[4S", b"d"], b"\x1b[3;9r", 1000)  # the middle, after SU
 @example([b"\x1b[11;1H", b"\x1b[S", b"abc", b"\x1b[1;1H", b"\x1b[S", b"d"], b"\x1b[3;9r", 1000)  # outside it
@@ -806,7 +807,7 @@ scroll_setup = st.lists(st.one_of(
 ), max_size=12)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @example([b"\x1b[3;1Hbcd", b"\x1b[9;1Ha"], (3, 9), 3, b"S", 6, 9, 12)  # a lagged region, the rows come round
 @example([b"\x1b[3;1Hbcd", b"\x1b[9;1Ha"], (3, 9), 2, b"T", 4, 5, 12)  # the same for SD
 @example([b"\x1b[12;1H" + b"w" * 14], (1, 12), 0, b"S", 999, 1, 12)  # the whole screen, the history's open line
@@ -854,7 +855,7 @@ hole_ops = st.lists(st.one_of(
 ), max_size=14)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 # a hole in a region inside the screen (SU 10 leaves rows there; its rotation lags), SD 8, then erases
 @example([b"\x1b[26;1Hbelow", b"\x1b[5;20r", b"\x1b[6;1Hin", b"\x1b[10S", b"\x1b[8T"])
 # the same on the whole screen, where the hole moves with the rotation and the rows that came round are it
@@ -924,7 +925,7 @@ def test_ed_2_commits_the_blank_rows_above_the_busy_ones_at_once(both, case):
         assert outputs[0][0][0] == "\n" * 11 + "x\n"
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(screen_ops, max_size=50), st.lists(screen_ops, max_size=20))
 def test_erases_on_a_sparse_tall_screen(both, ops, more):
     # Random operations on a screen taller than sized_streams' (regions inside it lag, most rows stay blank),
@@ -984,7 +985,7 @@ fills = st.builds(lambda x, final, n: b"\x1b[%dG\x1b[%d%s" % (x, n, final), st.i
                   st.sampled_from([b"X", b"K", b"b"]), st.integers(0, 80))
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(row_cells, st.lists(fills, min_size=1, max_size=4), st.integers(16, 80))
 def test_twins_count_the_cells_a_fill_overwrites(both, cells, edits, columns):
     data = b"".join(cells) + b"".join(b"y" + edit for edit in edits)  # (REP repeats the y before it)

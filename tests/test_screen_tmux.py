@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import examples
 from strategies import sized_streams
 from tmux_reference import TmuxReference, normalize
 
@@ -68,7 +69,7 @@ def test_capture_unsized(impl, name):
     assert (unsized == expected) is (name not in NEEDS_SIZE)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(data=st.data())
 @pytest.mark.parametrize("name", NAMES)
 def test_capture_any_chunking(impl, name, data):
@@ -90,7 +91,7 @@ def tmux():
 
 
 @pytest.mark.tmux
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=sized_streams())
 def test_random_streams_render_as_tmux(both, tmux, case):
     """REP comes only right after ASCII in these streams: tmux 3.3a repeats only ASCII and never after a

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from acp_transcript import _decoder_py, _render_py
 
-from helpers import calls
+from helpers import calls, examples
 
 # What makes a tabbed run and what ends or edits one: text and tabs, line ends, overwrites after CR, cursor
 # moves past the end (so a tab pads), erases and inserts on a line of bytes with spans, REP after a tab or a
@@ -60,7 +60,7 @@ def untabbed(chunks: list[bytes], options: dict) -> tuple[list[str], dict[str, i
         _render_py.RenderSink.print_tabbed = shortcut  # type: ignore[method-assign]
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(tabbed_chunks(), OPTIONS)
 @example((b"x\t" * 40, [b"x\t" * 40]), {"max_line_cells": 65536})
 @example((b"x\t" * 40, [b"x\t" * 40]), {"max_line_cells": 13})
