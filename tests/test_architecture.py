@@ -32,7 +32,6 @@ ONLY_PY = {
     ("LineWindow", "like"),  # the fallback swaps window objects; the core packs them (see ONLY_C)
     ("StripSink", "take"), ("StripSink", "output"),  # lists of str pieces; the core writes to a Buf
     ("Parser", "text"), ("Parser", "drop_controls"), ("Parser", "decode_utf8"), ("Parser", "clean_decoded"),
-    ("TranscriptDecoder", "emit"),  # the fallback applies the policy per commit; the core per call
     ("RenderSink", "csi_finals"), ("StripSink", "csi_finals"), ("RecordingSink", "csi_finals"),
     ("ScreenSink", "print"), ("ScreenSink", "csi_finals"), ("ScreenSink", "put_text"),
     # a block of plain lines scrolled through the bottom row with list slicing, and text of one- and two-cell

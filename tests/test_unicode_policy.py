@@ -73,7 +73,7 @@ def test_no_splitlines_character_survives(impl, mode):
 # without a look at each (acp_ordinary: every character below U+1F000 but the policy's), so each policy
 # character must still be found inside a run of Cyrillic, Devanagari, CJK, Latin-1 or ASCII text, at the
 # start, in the middle (past a 16-cell block) and at the end, in both modes and every policy, as the
-# fallback (apply_policy per commit) finds it.
+# fallback (apply_policy over a call's text, in Python) finds it.
 # (From the policy itself, so a character it gains is tested here too; and the neighbours of its ranges.)
 POLICY_CHARS = sorted({code for codes, _ in _SHOWN.values() for code in codes} | {0x200C, 0x200D, 0x2065}
                       | {0xE0001, 0xE0020, 0xE0041, 0xE007F, 0x1F3F4})
