@@ -122,6 +122,60 @@ def test_a_log_scrolling_through_the_screen(both, columns, rows):
     assert outputs[0][0].startswith("x" * 0 + "0\nx1\nxx2\n")
 
 
+@pytest.mark.parametrize("columns, rows", [(10, 3), (9, 1), (7, 24), (2, 2), (1, 2)])
+@pytest.mark.parametrize("max_live_cells", [1_000_000, 30])
+def test_lines_of_wide_and_narrow_characters_scrolling_through_the_screen(both, columns, rows, max_live_cells):
+    """Lines of one- and two-cell characters through the bottom row: the fallback takes them as a block
+    (put_lines, round 31), wide characters that would straddle the margin put on the next row; the core row
+    by row. Lines of exactly a row's cells, a wide character at the margin, empty lines, a line with a
+    combining mark (not taken), on one column (not taken), and a cell bound that commits rows early."""
+    words = ["\u4e2d\u6587", "\u65e5\u672c\u8a9e", "\u0416\u0443\u0440\u043d\u0430\u043b", "\u00e9" * 9,
+             "\ud55c \uad6d", "a\u4e2d", "\u4e2d" * 5, "x" * 9 + "\u4e2d", "", "x" * 8 + "\u4e2d"]
+    lines = [words[n % len(words)] * (n % 4 + 1) + str(n % 7 or "") for n in range(300)]
+    lines += ["e\u0301\u4e2d", "", "end\u4e2d"]
+    data = "\n".join(lines).encode() + b"\n\x1b[2A\x1b[Kedit\x1b[5;1Hcup"
+    c, py = both
+    outputs = []
+    for impl in (c, py):
+        for step in (len(data), 4096, 37):
+            decoder = impl.TranscriptDecoder(columns=columns, rows=rows, max_live_cells=max_live_cells)
+            out = "".join(decoder.decode(data[i : i + step]) for i in range(0, len(data), step))
+            outputs.append((out + decoder.decode(b"", final=True), decoder.stats))
+    assert all(output == outputs[0] for output in outputs)
+    if columns > 1:  # (on one column a wide character has no room)
+        assert outputs[0][0].replace("\n", "").startswith("\u4e2d\u6587" + "\u65e5\u672c\u8a9e" * 2 + "1")
+
+
+def test_lines_of_wide_characters_taken_as_a_block_keep_the_cell_bound(both):
+    # a wide character is two cells: the block of lines the fallback takes at once is counted in cells, so
+    # that max_live_cells commits the same rows early as row by row (11 lines of 10 cells, 66 characters,
+    # against a bound of 100 cells)
+    c, py = both
+    data = b"\x1b[24;1H" + "\u4e2d\u6587\u5b57\u65e5\u672c\n".encode() * 11
+    results = []
+    for impl in (c, py):
+        decoder = impl.TranscriptDecoder(columns=20, rows=24, max_live_cells=100)
+        results.append((decoder.decode(data), decoder.live, decoder.stats))
+    assert results[0] == results[1]
+    assert results[0][0] == "\n" * 10 + "\u4e2d\u6587\u5b57\u65e5\u672c\n\n"  # (the first line, committed early)
+    assert results[0][1].count("\u4e2d") == 10
+
+
+def test_the_fallback_takes_lines_of_wide_characters_as_a_block(monkeypatch):
+    # lines of CJK, once the cursor is on the empty bottom row, do not go through put_text one by one (the
+    # row-by-row path put_lines replaces)
+    from acp_transcript import _decoder_py, _screen_py
+
+    texts = []
+    put_text = _screen_py.ScreenSink.put_text
+    monkeypatch.setattr(_screen_py.ScreenSink, "put_text", lambda sink, text: texts.append(text) or put_text(sink, text))
+    data = ("\x1b[36m\u65e5\u5fd7\uff1a\u670d\u52a1\u5df2\u542f\u52a8\x1b[0m \u5b8c\u6210\n" * 100).encode()
+    decoder = _decoder_py.TranscriptDecoder(columns=80, rows=3)
+    out = decoder.decode(data) + decoder.decode(b"", final=True)
+    assert out == "\u65e5\u5fd7\uff1a\u670d\u52a1\u5df2\u542f\u52a8 \u5b8c\u6210\n" * 100
+    assert len(texts) == 2  # (the lines before the cursor reaches the empty bottom row)
+
+
 def test_a_tall_screen_recentres_its_rows_both_ways(both):
     """A screen keeps as many spare row entries on each side as it has rows; line feeds at the bottom, RI at
     the top and IL on row 2 move the window through them and recentre it when a side runs out (once per

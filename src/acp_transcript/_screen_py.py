@@ -379,37 +379,57 @@ class ScreenSink:
                 and not screen.wrapped[cy])
 
     def put_lines(self, pieces: list[str], index: int, last: int, size: int) -> int:
-        """Plain ASCII lines pieces[index:j], each ended by its line feed, from at_empty_bottom(): what
-        put_text and linefeed do to them row by row (each line cut into rows of ``columns``, all but its
-        last wrapped; one scroll of the region per row, its top row to the history, as scroll_region_up),
-        done with list and str slicing. Returns j, the first piece not taken (the caller goes on from there,
-        after its line feed).
+        """Lines pieces[index:j] of one- and two-cell characters (plain ASCII most of all), each ended by its
+        line feed, from at_empty_bottom(): what put_text and linefeed do to them row by row (each line cut
+        into rows of ``columns`` cells, all but its last wrapped, a wide character that would straddle the
+        margin put on the next row as put_wrapped does; one scroll of the region per row, its top row to the
+        history, as scroll_region_up), done with list and str slicing. Returns j, the first piece not taken
+        (the caller goes on from there, after its line feed).
 
         It takes lines while the screen's cells plus theirs stay within max_live_cells: row by row, the cells
         never exceed that sum, so enforce_limits would commit nothing early (a tall screen's line feeds,
-        empty lines, take this path too). Counting is needed only when the text left, ``size`` characters,
-        could take the screen past it; then the first line that does not fit ends the lines taken (and a
-        call that takes none costs one line's test)."""
+        empty lines, take this path too). Counting is needed only when the text left, ``size`` characters
+        (at most twice as many cells), could take the screen past it; then the first line that does not fit
+        ends the lines taken (and a call that takes none costs one line's test)."""
         sx = self.columns
         rows: list[str] = []
         wrapped: list[bool] = []
         j = index
+        padded = False  # some rows hold wide characters and their padding
         room = self.max_live_cells - self.screen.cells
-        if room < size:  # the text left could overflow: the lines up to the first that does not fit
+        if room < 2 * size:  # the text left could overflow: the lines up to the first that does not fit
             for k in range(index, last):
-                room -= len(pieces[k])
+                piece = pieces[k]
+                room -= len(piece) if piece.isascii() else len(_padded(piece))
                 if room < 0:
                     last = k
                     break
-        while j < last and _ASCII_RUN.fullmatch(pieces[j]):
-            piece = pieces[j]
-            if len(piece) <= sx:
-                rows.append(piece)
+        while j < last:
+            cells = pieces[j]
+            if not _ASCII_RUN.fullmatch(cells):
+                # one- and two-cell characters (colored CJK or Cyrillic log lines: a line was put_text and a
+                # scroll a row, round 31); on one column a wide character has rules of its own (put_char)
+                if sx < 2 or not _CELL_TEXT.fullmatch(cells):
+                    break
+                cells = _padded(cells)
+                padded = padded or len(cells) > len(pieces[j])
+            if len(cells) <= sx:
+                rows.append(cells)
                 wrapped.append(False)
-            else:
-                cut = range(0, len(piece), sx)
-                rows.extend(piece[start : start + sx] for start in cut)
+            elif PAD not in cells:
+                cut = range(0, len(cells), sx)
+                rows.extend(cells[start : start + sx] for start in cut)
                 wrapped.extend([True] * (len(cut) - 1) + [False])
+            else:
+                at = 0
+                while at < len(cells):
+                    take = min(sx, len(cells) - at)
+                    if at + take < len(cells) and cells[at + take] == PAD:
+                        take -= 1  # (the wide character it would cut goes on the next row)
+                    rows.append(cells[at : at + take])
+                    wrapped.append(True)
+                    at += take
+                wrapped[-1] = False
             j += 1
         count = len(rows)
         if not count:
@@ -423,6 +443,8 @@ class ScreenSink:
         through = count - keep
         if through > 0:
             parts += [row if wrap else row + "\n" for row, wrap in zip(rows[:through], wrapped[:through])]
+            if padded:
+                parts[gone:] = [part.replace(PAD, "") for part in parts[gone:]]
         self.emit("".join(parts))
         self.hsize += count
         self.history_open = bool(screen.wrapped[top + gone - 1]) if through <= 0 else wrapped[through - 1]
