@@ -1549,7 +1549,9 @@ def _marked_cells(text: str) -> tuple[str, list[int], list[str]] | None:
     runs = parts[1::2]
     if not runs or max(map(len, runs)) > _MARKS_UNMEASURED:
         return None
-    texts = [_padded(part) for part in parts[::2]]
+    texts = parts[::2]
+    if _WIDE_BMP_CHAR.search(text):  # (one search: most such text, Devanagari or Thai, has no wide character)
+        texts = [_padded(part) for part in texts]
     positions = []
     last = -1
     for part in texts[:-1]:
