@@ -146,6 +146,27 @@ def test_lines_of_wide_and_narrow_characters_scrolling_through_the_screen(both, 
         assert outputs[0][0].replace("\n", "").startswith("\u4e2d\u6587" + "\u65e5\u672c\u8a9e" * 2 + "1")
 
 
+@settings(max_examples=examples(200))
+@given(st.lists(st.lists(st.sampled_from(["a", "a", " ", "\u00e9", "\u4e2d", "\u4e2d", "\u4e2d", "\u0416", "\ud55c",
+                                          "\u0301", "\x1b[31m", "\x1b[0m", "\t", "\u2588"]), max_size=25).map("".join),
+                max_size=40),
+       st.integers(1, 12), st.integers(1, 6), st.integers(1, 300), st.sampled_from([1, 5, 30, 100, 10**6]),
+       st.booleans())
+def test_lines_through_small_screens_twins_agree_call_by_call(both, lines, columns, rows, step, cells, bottom):
+    # lines of narrow, wide and marked characters with SGR and tabs (put_lines takes some as a block, others
+    # go row by row), from the bottom row or above it, under cell bounds that commit rows early: each call's
+    # output, the live screen after it and the counters
+    data = (b"\x1b[%d;1H" % rows if bottom else b"") + "\n".join(lines).encode() + b"\n"
+    results = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=columns, rows=rows, max_live_cells=cells)
+        calls = []
+        for i in range(0, len(data), step):
+            calls += [decoder.decode(data[i : i + step]), decoder.live]
+        results.append((calls, decoder.decode(b"", final=True), decoder.stats))
+    assert results[0] == results[1]
+
+
 def test_lines_of_wide_characters_taken_as_a_block_keep_the_cell_bound(both):
     # a wide character is two cells: the block of lines the fallback takes at once is counted in cells, so
     # that max_live_cells commits the same rows early as row by row (11 lines of 10 cells, 66 characters,
