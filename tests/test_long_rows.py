@@ -68,6 +68,46 @@ def test_only_rows_an_edit_would_rewrite_become_chunks(both):
     assert [count > 0 for _, count, _ in decoder._row_chunks()] == [False, False, False, True]
 
 
+# Rows around the widths where the fallback's str rows change how they edit (round 32): a range of
+# _screen_py._WHOLE_RUN cells or more is compared whole first, and a row of _window_py._LONG_LINE cells or more
+# is spliced with one copy (``%.*s``, ``str.replace``). Edits with counts and columns on both sides of them.
+LONG = 9000
+LONG_EDIT = st.builds(lambda final, n: b"\x1b[%d%s" % (n, final),
+                      st.sampled_from([bytes([final]) for final in b"XP@bGCDK`"]), st.integers(1, LONG))
+LONG_REP = st.builds(lambda char, n: char + b"\x1b[%db" % n,
+                     st.sampled_from([b"a", b" ", "\u4e2d".encode(), "\u00e9".encode(), "e\u0301".encode()]),
+                     st.integers(200, LONG))
+# An erase, then an erase or a write over where it ends: a run of blanks that reaches the end of a range
+# counted (what the whole compare finds), or stops one cell short of it.
+ERASE_OVER = st.builds(lambda at, n, to, last: b"\x1b[%dG\x1b[%dX\x1b[%dG%s" % (at, n, at + n + to, last),
+                       st.integers(2, 400), st.integers(256, 700), st.sampled_from([-2, -1, 0]),
+                       st.sampled_from([b"\x1b[1K", b"\x1b[1K", b"\x1b[0K", b"\x1b[300X", b"q", b"\x1b[1P"]))
+LONG_OPS = st.one_of(OPS, LONG_EDIT, LONG_EDIT, LONG_REP, st.integers(1, LONG).map(b"\x1b[%dG".__mod__),
+                     ERASE_OVER, st.sampled_from([b"\r", b"\x1b[1;1H", b"\x1b[2;1H"]))
+LONG_WIDTHS = st.sampled_from([250, 256, 300, 8191, 8192, 8193, LONG])
+
+
+@st.composite
+def long_rows(draw: st.DrawFn) -> tuple[int, list[bytes]]:
+    """A width, and chunks of: a first row as long as the screen (or one cell short, or wrapped onto the next
+    row), a second row, then edits."""
+    columns = draw(LONG_WIDTHS)
+    cells = draw(st.sampled_from([columns - 1, columns, columns + 7]) | st.integers(200, LONG))
+    text = draw(st.sampled_from([b"ab", "\u4e2d".encode(), "e\u0301x".encode()]))
+    ops = draw(st.lists(LONG_OPS, min_size=1, max_size=25))
+    data = (text * LONG)[:cells] + b"\r\n" + (b"wxyz" * LONG)[:cells] + b"\x1b[1;1H" + b"".join(ops)
+    cuts = sorted(draw(st.lists(st.integers(0, len(data)), max_size=4)))
+    bounds = [0, *cuts, len(data)]
+    return columns, [data[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
+@settings(max_examples=examples(300))
+@given(long_rows(), st.sampled_from([16, 512]))
+def test_rows_around_the_fallbacks_long_row_widths_give_the_same_text(both, case, cells):
+    columns, chunks = case
+    assert_chunks_change_nothing(both, chunks, {"columns": columns, "rows": 3}, cells, True)
+
+
 # Blanks in many runs across a wide row (ECH every 600 columns), then erases over them: the fallback counts
 # what they overwrite run by run while the runs are few, character by character past that (_unwritten).
 SCATTERED_ERASES = b"".join(b"\x1b[%dG\x1b[5X" % (column * 600 + 1) for column in range(100))
@@ -126,9 +166,9 @@ def test_the_tmux_checked_cases_hold_on_rows_in_chunks(both, cells, data, column
 
 BLANK, PAD = chr(_defs.BLANK), chr(_defs.PAD)
 # Runs of cells; blank runs between others, enough of them that a span of a few hundred cells holds more blank
-# runs than _FEW_RUNS.
-ROW_TEXT = st.lists(st.tuples(st.sampled_from([BLANK, PAD, "x", "\u4e2d"]), st.integers(1, 120)), max_size=30).map(
-    lambda runs: "".join(cell * n for cell, n in runs))
+# runs than _FEW_RUNS; and runs longer than _WHOLE_RUN, which _run compares whole first.
+ROW_TEXT = st.lists(st.tuples(st.sampled_from([BLANK, PAD, "x", "\u4e2d"]), st.integers(1, 120) | st.integers(250, 700)),
+                    max_size=30).map(lambda runs: "".join(cell * n for cell, n in runs))
 BLANK_RUNS = st.lists(st.tuples(st.integers(1, 40), st.sampled_from(["x", PAD, "\u4e2d"]), st.integers(1, 40)),
                       min_size=5, max_size=30).map(lambda runs: "".join(BLANK * a + cell * b for a, cell, b in runs))
 
@@ -144,5 +184,7 @@ def test_the_fallbacks_counts_over_a_str_row_are_strs_own(text, data):
     if start < stop:
         assert _screen_py._unwritten(text, start, stop) == text.count(BLANK, start, stop) + text.count(PAD, start, stop)
         assert _screen_py._blank_run(text, start, stop) == len(text[start:stop]) - len(text[start:stop].lstrip(BLANK))
+        if PAD not in text[start:stop]:  # (the caller found none: _clean_span)
+            assert _screen_py._unwritten(text, start, stop, False) == text.count(BLANK, start, stop)
     assert _screen_py._trailing_blanks(text) == len(text) - len(text.rstrip(BLANK))
     assert _screen_py.trim_row(text) == text.rstrip(BLANK)

@@ -28,6 +28,7 @@ import re
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, MutableSequence, Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from . import _defs
@@ -51,6 +52,7 @@ from ._defs import (
     Options,
 )
 from ._widths import WIDE, ZERO
+from ._window_py import _LONG_LINE, splice
 
 BLANK = chr(_defs.BLANK)
 PAD = chr(_defs.PAD)
@@ -152,7 +154,11 @@ def _written(row: str) -> int:
 
 
 def set_cells(row: str, x: int, stop: int, cells: str) -> str:
-    """``row`` with its cells [x, stop) replaced by ``cells`` (x <= len(row))."""
+    """``row`` with its cells [x, stop) replaced by ``cells`` (x <= len(row)); a long row with as few copies
+    of it as the window's lines (_window_py.splice: one, where the slices and concatenation make two or
+    three)."""
+    if len(row) >= _LONG_LINE:
+        return splice(row, x, stop if stop < len(row) else len(row), cells)
     if stop < len(row):
         return row[:x] + cells + row[stop:]
     return row[:x] + cells
@@ -611,7 +617,7 @@ class ScreenSink:
             stop = cx + take * width
             row = self.screen.rows[self.cy]
             codes = _codes_at(self.screen, self.cy)
-            run = cell * take
+            run = cell * take if take < _WHOLE_RUN else _repeated(cell, take)
             # The same cells again (REP over its own run, a screen redrawn), without marks and with no stray
             # padding after them (_clean_span's test): clean, each holding the character, and nothing to
             # write. One memcmp (a list of cells compared them one by one: REP then CR at 1000 columns 6.7
@@ -919,8 +925,12 @@ class ScreenSink:
             if marks is None and size > 1024 and row.startswith(cells, x):
                 pass  # a long row that holds these cells already: a memcmp instead of copying it
             else:
-                # (set_cells, inline: the hottest write of the fallback's sized rendering)
-                row = row[:x] + cells + row[stop:] if stop < len(row) else row[:x] + cells
+                # (set_cells, inline: the hottest write of the fallback's sized rendering; at the row's end,
+                # ``row[:x]`` is the row itself, which CPython then extends in place)
+                if x < len(row) and len(row) >= _LONG_LINE:
+                    row = splice(row, x, stop if stop < len(row) else len(row), cells)
+                else:
+                    row = row[:x] + cells + row[stop:] if stop < len(row) else row[:x] + cells
                 if row[-1] == BLANK:
                     row = trim_row(row)
                 screen.rows[y] = row
@@ -1286,7 +1296,7 @@ class ScreenSink:
         stop = min(stop, len(row))
         if start >= stop:
             return
-        blanks = BLANK * (stop - start)
+        blanks = BLANK * (stop - start) if stop - start < _WHOLE_RUN else _repeated(BLANK, stop - start)
         if row.startswith(blanks, start):
             return  # EL 1 or ECH again over what it erased: one comparison, nothing changes (a blank has no marks)
         self.stats["cells_overwritten"] += _written_in(row, start, stop)
@@ -1413,9 +1423,9 @@ class ScreenSink:
             # The same to the left, with the moved cells reaching the content's end (DCH): the cells it
             # replaces leave the row, and the ones it vacates are past the end, blank.
             self.stats["cells_overwritten"] += _written_in(cells, dx, px)
-            cells = cells[:dx] + cells[px:]
+            cells = splice(cells, dx, px, "")
             if moving:
-                codes = codes[:dx] + codes[px:]
+                codes = splice(codes, dx, px, "")
         else:
             moved = max(min(px + nx, size) - px, 0)
             end = dx + moved if moved and dx + moved > size else size
@@ -1510,7 +1520,7 @@ def _clean_span(row: str, start: int, stop: int) -> int:
         return 0 if cell == BLANK else 1
     if row.find(PAD, start, stop) < 0:
         stop = min(stop, len(row))  # (clean: counted in place, without the span's copy)
-        return stop - start - _unwritten(row, start, stop)
+        return stop - start - _unwritten(row, start, stop, False)
     clean, span = _clean_prefix(row, start, stop)
     return _held(span, clean) if clean == stop - start else -1
 
@@ -1648,10 +1658,25 @@ _NO_MARK_RUNS = [NO_MARK * (1 << i) for i in range(MAX_SIZE.bit_length() + 1)]
 _FEW_RUNS = 8  # blank runs measured one by one before a span's blanks are counted character by character
 
 
+@lru_cache(maxsize=16)
+def _repeated(cell: str, count: int) -> str:
+    """``cell * count``, kept for the next call with the same count: an erase, a REP or a probe repeated over a
+    wide row (16 strings of at most 65,535 cells of up to four bytes: 4 MiB at most for the process)."""
+    return cell * count
+
+
+_WHOLE_RUN = 256  # _run compares a range at least this long whole first
+
+
 def _run(text: str, runs: list[str], at: int, stop: int) -> int:
     """How many of text[at:stop] are ``runs``' character from ``at`` on: the longest power-of-two runs that
     match, from the largest down (a memcmp each where ``text`` is of the runs' kind; a run that matches n
-    characters matches every shorter one)."""
+    characters matches every shorter one). A long range is compared whole first, as a range erased again
+    or a run of blanks to the end of what an erase covers is (one memcmp where the probes made 16 calls:
+    EL 1 near the end of a 65,535-cell row, round 32); when it is not, the probes read its blanks again,
+    at most twice the work."""
+    if stop - at >= _WHOLE_RUN and text.startswith(_repeated(runs[0], stop - at), at):
+        return stop - at
     length = 0
     for i in range((stop - at).bit_length(), -1, -1):
         size = 1 << i
@@ -1665,17 +1690,17 @@ def _blank_run(text: str, at: int, stop: int) -> int:
     return _run(text, _BLANK_RUNS, at, stop)
 
 
-def _unwritten(text: str, start: int, stop: int) -> int:
+def _unwritten(text: str, start: int, stop: int, pads: bool = True) -> int:
     """``text.count(BLANK, start, stop) + text.count(PAD, start, stop)`` (start < stop <= len(text)), the cells
     of a str row or span that hold no character. str.count compares every character (27 us for 65,000 cells
     here), where find is a memchr (0.06 us): a kind absent from the span costs a find, and blanks in a few
     long runs (a row written at its start and far past it, EL 1 near its end) cost a find and a few memcmp
     probes a run; past _FEW_RUNS runs, the rest is counted. A short span: two counts cost less; so does text
     past ASCII (a row with wide characters, two or four bytes a character), which the one-byte runs do not
-    compare with a memcmp."""
+    compare with a memcmp. ``pads=False``: the caller found no padding in the span already."""
     if stop - start < 256 or not text.isascii():
-        return text.count(BLANK, start, stop) + text.count(PAD, start, stop)
-    count = text.count(PAD, start, stop) if text.find(PAD, start, stop) >= 0 else 0
+        return text.count(BLANK, start, stop) + (text.count(PAD, start, stop) if pads else 0)
+    count = text.count(PAD, start, stop) if pads and text.find(PAD, start, stop) >= 0 else 0
     at = text.find(BLANK, start, stop)
     if at < 0:
         return count
@@ -1689,7 +1714,11 @@ def _unwritten(text: str, start: int, stop: int) -> int:
 
 
 def _moved_right(row: str, blank: str, px: int, dx: int, start: int, stop: int) -> str:
-    """move_cells' overlapping move right: cells [start, stop) leave, ``dx - px`` blanks go in at px."""
+    """move_cells' overlapping move right: cells [start, stop) leave, ``dx - px`` blanks go in at px. When
+    they reach the row's end (ICH on a full row), the blanks are spliced in and the row cut at ``start``:
+    one copy of a long row (ICH 1 at column 0 of 65,535 cells was two)."""
+    if stop >= len(row):
+        return splice(row, px, px, blank * (dx - px), start)
     return row[:px] + blank * (dx - px) + row[px:start] + row[stop:]
 
 

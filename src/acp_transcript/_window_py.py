@@ -125,8 +125,8 @@ def splice(line: str, start: int, stop: int, mid: str, cut: int = HUGE) -> str:
     size = len(line) if len(line) < cut else cut
     if size < _LONG_LINE:
         return line[:start] + mid + line[stop:cut]
-    if stop >= size:  # nothing after the edit: one copy
-        return "%.*s%s" % (start, line, mid)
+    if stop >= size:  # nothing after the edit: one copy (a concatenation where nothing is cut off)
+        return line + mid if start == len(line) else "%.*s%s" % (start, line, mid)
     if start == 0:
         if stop == 0:  # an insertion at column 0: one copy
             return "%s%.*s" % (mid, size, line)
