@@ -177,8 +177,8 @@ BLANK_RUNS = st.lists(st.tuples(st.integers(1, 40), st.sampled_from(["x", PAD, "
 @given(ROW_TEXT | BLANK_RUNS | st.text(st.sampled_from([BLANK, PAD, "x"]), max_size=600), st.data())
 def test_the_fallbacks_counts_over_a_str_row_are_strs_own(text, data):
     """The fallback's str rows count their blanks and padding run by run (_unwritten) and find their trailing
-    blanks by power-of-two probes (_trailing_blanks): what str.count and str.rstrip say, for any span (the
-    whole row as often as not: hypothesis draws small integers first)."""
+    blanks by power-of-two probes (_trailing_blanks, of a row or of a span of it): what str.count and
+    str.rstrip say, for any span (the whole row as often as not: hypothesis draws small integers first)."""
     start = data.draw(st.just(0) | st.integers(0, len(text)))
     stop = data.draw(st.just(len(text)) | st.integers(start, len(text)))
     if start < stop:
@@ -186,5 +186,7 @@ def test_the_fallbacks_counts_over_a_str_row_are_strs_own(text, data):
         assert _screen_py._blank_run(text, start, stop) == len(text[start:stop]) - len(text[start:stop].lstrip(BLANK))
         if PAD not in text[start:stop]:  # (the caller found none: _clean_span)
             assert _screen_py._unwritten(text, start, stop, False) == text.count(BLANK, start, stop)
+        span = text[start:stop]
+        assert _screen_py._trailing_blanks(text, start=start, end=stop) == len(span) - len(span.rstrip(BLANK))
     assert _screen_py._trailing_blanks(text) == len(text) - len(text.rstrip(BLANK))
     assert _screen_py.trim_row(text) == text.rstrip(BLANK)

@@ -1434,7 +1434,10 @@ class ScreenSink:
             rest = min(dx + nx, end)  # the rest of the destination gets the source's blanks
             left = (px, min(px + nx, dx)) if px < dx else (max(px, dx + nx), px + nx)
             left_stop = max(min(left[1], end), left[0])  # the source's cells that the destination leaves: blanked
-            cells = _moved(cells, BLANK, end - size, px, dx, moved, rest, left[0], left_stop)
+            shifted = None
+            if px < dx and rest >= size and moved:
+                shifted = _moved_to_end(cells, px, dx, moved, left_stop)
+            cells = shifted or _moved(cells, BLANK, end - size, px, dx, moved, rest, left[0], left_stop)
             if moving:
                 codes = _moved(codes, NO_MARK, end - size, px, dx, moved, rest, left[0], left_stop)
         cells = screen.rows[y] = trim_row(cells)
@@ -1734,6 +1737,26 @@ def _moved(row: str, blank: str, grow: int, px: int, dx: int, moved: int, rest: 
     return "".join((row[:dx], destination, row[rest:left], blanks, row[left_stop:]))
 
 
+def _moved_to_end(row: str, px: int, dx: int, moved: int, left_stop: int) -> str | None:
+    """_moved's move right when nothing of the row is left after where the ``moved`` cells land (ICH of at
+    least half the cells after the cursor), trimmed: the row built only up to the moved cells' last character,
+    found in place, without padding the row to its new end, the blanks after them, or trim_row's probes of
+    them (ICH 40000 of a 65,535-cell row: six copies of the row and seventeen probes of a 65,535-cell string,
+    round 32). Moved cells that are all blank land past the row's end: then the row is only blanked from px
+    to left_stop, when that leaves its last cell. None otherwise (the caller takes _moved and trim_row)."""
+    stop = px + moved
+    if stop < len(row):
+        stop -= _trailing_blanks(row, _BLANK_RUNS, px, stop)
+    if stop > px:
+        middle = row[left_stop:dx]  # the cells between the blanked ones and the destination keep what they had
+        if len(middle) < dx - left_stop:  # (past the row's end: blank)
+            middle += BLANK * (dx - left_stop - len(middle))
+        return "".join((row[:px], BLANK * (left_stop - px), middle, row[px:stop]))
+    if dx >= len(row) > left_stop:
+        return splice(row, px, left_stop, BLANK * (left_stop - px))
+    return None
+
+
 def _rotate(items: MutableSequence[_Item], low: int, high: int, d: int) -> None:
     """Rotate items[low:high] by d (0 < |d| < high - low): the item at i goes to i + d, the |d| pushed past
     one end come in at the other (_screen_c.pxi, screen_rotate)."""
@@ -1756,14 +1779,19 @@ def _outside(start: int, other: int, n: int) -> range:
     return range(max(start, other + n), start + n)
 
 
-def _trailing_blanks(row: str, runs: list[str] = _BLANK_RUNS) -> int:
-    """How many blanks (``runs``' character) ``row`` ends with: the longest power-of-two runs that match,
-    from the largest down, as _run (str.rstrip tests each character: 100 us for 65,000 blanks here)."""
+def _trailing_blanks(row: str, runs: list[str] = _BLANK_RUNS, start: int = 0, end: int = -1) -> int:
+    """How many blanks (``runs``' character) ``row[start:end]`` (the whole row by default) ends with: the
+    longest power-of-two runs that match, from the largest down, as _run (str.rstrip tests each character:
+    100 us for 65,000 blanks here); a long span compared whole first."""
+    if end < 0:
+        end = len(row)
+    span = end - start
+    if span >= _WHOLE_RUN and row.startswith(_repeated(runs[0], span), start):
+        return span  # (all blank: one memcmp, as _run; a span that starts with a character fails at once)
     length = 0
-    end = len(row)
-    for i in range(end.bit_length(), -1, -1):
+    for i in range(span.bit_length(), -1, -1):
         size = 1 << i
-        if length + size <= end and row.startswith(runs[i], end - length - size):
+        if length + size <= span and row.startswith(runs[i], end - length - size):
             length += size
     return length
 
