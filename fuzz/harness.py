@@ -19,6 +19,7 @@ from acp_transcript import _decoder_c  # the fuzzer is pointless without the cor
 
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")
 MODES = ("render", "strip")
+WIDE_COLUMNS = (250, 256, 300, 8191, 8192, 8193, 9000, 65535)
 UNICODE = ("standard", "strict", "off")
 
 
@@ -39,8 +40,12 @@ def split_input(data: bytes) -> tuple[dict[str, object], list[bytes]]:
                        max_jump=limits % 13, max_string_bytes=limits % 9)
     if flags & 0x40:  # sized rendering (SPEC 2.8): small screens, so that wrapping and scrolling happen;
         # a quarter of them 64-200 rows tall, so that line moves rotate more rows than the core keeps on the
-        # stack and from either end of the screen (_screen_c.pxi, screen_rotate)
+        # stack and from either end of the screen (_screen_c.pxi, screen_rotate); an eighth of those wide
+        # instead, around the widths where the fallback's rows change how they are edited (a range compared
+        # whole from 256 cells, a row spliced with one copy from 8192: _screen_py, round 32)
         options.update(columns=1 + (limits * 7) % 40, rows=1 + limits % 9 if limits < 0xC0 else 64 + limits % 137)
+        if limits >= 0xF8:
+            options.update(columns=WIDE_COLUMNS[limits % 8], rows=3)
     size = 1 + cuts % 97 if cuts else len(payload) or 1
     return options, [payload[i : i + size] for i in range(0, len(payload), size)]
 
@@ -117,4 +122,10 @@ def seeds() -> list[bytes]:
     edits = [b"\x1b[65535b\r", b"\x1b[65000G\x1b[1K", b"\r\x1b[65535X", b"\r\x1b[1@", b"\r\x1b[1P", b"\x1b[2K"]
     # Text past 1 MiB in one call (round 27): huge moves and repeats, whose head is the str the call returns.
     large = [b"x\x1b[1024C" * 9000, b"x\x1b[1024b\n" * 9000, b"x\x1b[1000Cy\n" * 12000]
-    return small + [b"\x00\x00\x00" + full + edit * 64 for edit in edits] + [b"\x00\x00\x00" + body for body in large]
+    # Wide sized rows (round 32: the widths of WIDE_COLUMNS, header limits 0xF8-0xFF): full rows, then ICH of
+    # more and less than half the row, DCH, erases over erases and REP, at 256 and 8192 columns.
+    wide_edits = (b"\x1b[1;1H\x1b[@x\r\x1b[5000@\x1b[2;1H\x1b[3P\x1b[10G\x1b[300X\x1b[309G\x1b[1Kq\x1b[1;1H"
+                  b"e\xcc\x81\x1b[4000@\r\x1b[500b\x1b[2K")
+    wide = [header + b"ab" * 4200 + b"\r\n" + b"wxyz" * 2100 + wide_edits * 3 for header in (b"\x40\xf9\x00", b"\x48\xfc\x07")]
+    return (small + [b"\x00\x00\x00" + full + edit * 64 for edit in edits] + [b"\x00\x00\x00" + body for body in large]
+            + wide)
