@@ -1742,8 +1742,8 @@ def _moved_to_end(row: str, px: int, dx: int, moved: int, left_stop: int) -> str
     least half the cells after the cursor), trimmed: the row built only up to the moved cells' last character,
     found in place, without padding the row to its new end, the blanks after them, or trim_row's probes of
     them (ICH 40000 of a 65,535-cell row: six copies of the row and seventeen probes of a 65,535-cell string,
-    round 32). Moved cells that are all blank land past the row's end: then the row is only blanked from px
-    to left_stop, when that leaves its last cell. None otherwise (the caller takes _moved and trim_row)."""
+    round 32). Moved cells that are all blank and land past the row's end leave the row as it was: the cells
+    they vacate, up to left_stop, are among them. None otherwise (the caller takes _moved and trim_row)."""
     stop = px + moved
     if stop < len(row):
         stop -= _trailing_blanks(row, _BLANK_RUNS, px, stop)
@@ -1752,8 +1752,8 @@ def _moved_to_end(row: str, px: int, dx: int, moved: int, left_stop: int) -> str
         if len(middle) < dx - left_stop:  # (past the row's end: blank)
             middle += BLANK * (dx - left_stop - len(middle))
         return "".join((row[:px], BLANK * (left_stop - px), middle, row[px:stop]))
-    if dx >= len(row) > left_stop:
-        return splice(row, px, left_stop, BLANK * (left_stop - px))
+    if dx >= len(row):
+        return row
     return None
 
 
