@@ -1678,8 +1678,9 @@ def _run(text: str, runs: list[str], at: int, stop: int) -> int:
     or a run of blanks to the end of what an erase covers is (one memcmp where the probes made 16 calls:
     EL 1 near the end of a 65,535-cell row, round 32); when it is not, the probes read its blanks again,
     at most twice the work."""
-    if stop - at >= _WHOLE_RUN and text.startswith(_repeated(runs[0], stop - at), at):
-        return stop - at
+    blank = runs[0]
+    if stop - at >= _WHOLE_RUN and text[stop - 1] == blank and text.startswith(_repeated(blank, stop - at), at):
+        return stop - at  # (the range's last cell tested first: no run of its length built for nothing)
     length = 0
     for i in range((stop - at).bit_length(), -1, -1):
         size = 1 << i
@@ -1786,8 +1787,8 @@ def _trailing_blanks(row: str, runs: list[str] = _BLANK_RUNS, start: int = 0, en
     if end < 0:
         end = len(row)
     span = end - start
-    if span >= _WHOLE_RUN and row.startswith(_repeated(runs[0], span), start):
-        return span  # (all blank: one memcmp, as _run; a span that starts with a character fails at once)
+    if span >= _WHOLE_RUN and row[start] == runs[0] and row.startswith(_repeated(runs[0], span), start):
+        return span  # (all blank: one memcmp, as _run; the span's first cell tested first)
     length = 0
     for i in range(span.bit_length(), -1, -1):
         size = 1 << i
