@@ -28,7 +28,6 @@ import re
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, MutableSequence, Sequence
-from functools import lru_cache
 from typing import TypeVar
 
 from . import _defs
@@ -52,7 +51,7 @@ from ._defs import (
     Options,
 )
 from ._widths import WIDE, ZERO
-from ._window_py import _LONG_LINE, splice
+from ._window_py import _LONG_LINE, repeated, splice
 
 BLANK = chr(_defs.BLANK)
 PAD = chr(_defs.PAD)
@@ -617,7 +616,7 @@ class ScreenSink:
             stop = cx + take * width
             row = self.screen.rows[self.cy]
             codes = _codes_at(self.screen, self.cy)
-            run = cell * take if take < _WHOLE_RUN else _repeated(cell, take)
+            run = cell * take if take < _WHOLE_RUN else repeated(cell, take)
             # The same cells again (REP over its own run, a screen redrawn), without marks and with no stray
             # padding after them (_clean_span's test): clean, each holding the character, and nothing to
             # write. One memcmp (a list of cells compared them one by one: REP then CR at 1000 columns 6.7
@@ -1296,7 +1295,7 @@ class ScreenSink:
         stop = min(stop, len(row))
         if start >= stop:
             return
-        blanks = BLANK * (stop - start) if stop - start < _WHOLE_RUN else _repeated(BLANK, stop - start)
+        blanks = BLANK * (stop - start) if stop - start < _WHOLE_RUN else repeated(BLANK, stop - start)
         if row.startswith(blanks, start):
             return  # EL 1 or ECH again over what it erased: one comparison, nothing changes (a blank has no marks)
         self.stats["cells_overwritten"] += _written_in(row, start, stop)
@@ -1661,13 +1660,6 @@ _NO_MARK_RUNS = [NO_MARK * (1 << i) for i in range(MAX_SIZE.bit_length() + 1)]
 _FEW_RUNS = 8  # blank runs measured one by one before a span's blanks are counted character by character
 
 
-@lru_cache(maxsize=16)
-def _repeated(cell: str, count: int) -> str:
-    """``cell * count``, kept for the next call with the same count: an erase, a REP or a probe repeated over a
-    wide row (16 strings of at most 65,535 cells of up to four bytes: 4 MiB at most for the process)."""
-    return cell * count
-
-
 _WHOLE_RUN = 256  # _run compares a range at least this long whole first
 
 
@@ -1679,7 +1671,7 @@ def _run(text: str, runs: list[str], at: int, stop: int) -> int:
     EL 1 near the end of a 65,535-cell row, round 32); when it is not, the probes read its blanks again,
     at most twice the work."""
     blank = runs[0]
-    if stop - at >= _WHOLE_RUN and text[stop - 1] == blank and text.startswith(_repeated(blank, stop - at), at):
+    if stop - at >= _WHOLE_RUN and text[stop - 1] == blank and text.startswith(repeated(blank, stop - at), at):
         return stop - at  # (the range's last cell tested first: no run of its length built for nothing)
     length = 0
     for i in range((stop - at).bit_length(), -1, -1):
@@ -1787,7 +1779,7 @@ def _trailing_blanks(row: str, runs: list[str] = _BLANK_RUNS, start: int = 0, en
     if end < 0:
         end = len(row)
     span = end - start
-    if span >= _WHOLE_RUN and row[start] == runs[0] and row.startswith(_repeated(runs[0], span), start):
+    if span >= _WHOLE_RUN and row[start] == runs[0] and row.startswith(repeated(runs[0], span), start):
         return span  # (all blank: one memcmp, as _run; the span's first cell tested first)
     length = 0
     for i in range(span.bit_length(), -1, -1):

@@ -79,9 +79,12 @@ def written(cells: str) -> int:
     return len(cells) - cells.count(BLANK)
 
 
-@lru_cache(maxsize=8)
-def _blanks(count: int) -> str:
-    return BLANK * count
+@lru_cache(maxsize=16)
+def repeated(cell: str, count: int) -> str:
+    """``cell * count``, kept for the next call with the same count: a range found blank again here, and in
+    the sized screen (_screen_py) an erase, a REP or a probe repeated over a wide row (16 strings of at most
+    65,536 cells of up to four bytes: 4 MiB at most for the process)."""
+    return cell * count
 
 
 # The last long range found all blank: (line, start, stop). A str never changes, so while this very object is
@@ -104,7 +107,7 @@ def written_in(line: str, start: int, stop: int) -> int:
         return 0
     if line.find(BLANK, start, stop) < 0:
         return count
-    if count > 64 and line.startswith(_blanks(count), start):
+    if count > 64 and line.startswith(repeated(BLANK, count), start):
         _known_blank = (line, start, stop)
         return 0
     return count - line.count(BLANK, start, stop)
