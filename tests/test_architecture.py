@@ -50,6 +50,11 @@ ONLY_PY = {
     # the busy rows of [a, b) as a list, found with bytearray.find; the core steps through them with
     # screen_next_busy (no list: its callers stop at each one)
     ("Screen", "busy_rows"),
+    # put_lines's block of rows leaves the top of the region at once (remove_rows; the core's lines come one
+    # LF at a time, screen_remove_row); the rows on the screen, which the core keeps as ``height``; and the
+    # spare entries before row 0, empty rows in each of the fallback's five sequences (the core's spare
+    # order entries are never read)
+    ("Screen", "remove_rows"), ("Screen", "row_count"), ("Screen", "empty_entries"),
 }
 ONLY_C = {
     # the same print, for the two kinds of run the core decodes into (bytes that are ASCII, UCS-4 cells)

@@ -7,9 +7,10 @@ trailing blanks); ``test_screen_tmux.py`` compares random streams with a live tm
 from __future__ import annotations
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from acp_transcript import _screen_py
 from helpers import examples
 from strategies import screen_ops, sized_streams
 
@@ -451,12 +452,12 @@ def test_a_cell_marked_again_and_again_leaves_a_bounded_list_of_marks():
 
     decoder = _decoder_py.TranscriptDecoder(columns=2, rows=1)
     decoder.decode("\x1b[1;2Hb\u0300\r".encode() + "a\u0301\r".encode() * 1000)
-    codes, strings = decoder._sink.screen.marks[0]
+    codes, strings = _screen_py._marks_at(decoder._sink.screen, 0)
     assert len(codes) == 2 and len(strings) <= 2 * 2 + 64
     assert decoder.decode(b"", final=True) == "a\u0301b\u0300"
     # ...and text with marks written at once (put_marked) over a cell whose marks were overwritten
     decoder.decode("\x1b[1;2Hb\u0300\r".encode() + "x\ra\u0301\u0302\r".encode() * 1000)
-    codes, strings = decoder._sink.screen.marks[0]
+    codes, strings = _screen_py._marks_at(decoder._sink.screen, 0)
     assert len(codes) == 2 and len(strings) <= 2 * 2 + 64
     assert decoder.decode(b"", final=True) == "a\u0301\u0302b\u0300"
 
@@ -470,9 +471,9 @@ def test_a_rows_codes_reach_its_last_mark_not_its_end(both):
             + "\x1b[1;3Ha\u0302").encode()
     decoder = py.TranscriptDecoder(columns=1000, rows=2)
     decoder.decode(data[:903])
-    assert len(decoder._sink.screen.marks[0][0]) == 1
+    assert len(_screen_py._marks_at(decoder._sink.screen, 0)[0]) == 1
     decoder.decode(data[903:])
-    codes, _ = decoder._sink.screen.marks[0]
+    codes, _ = _screen_py._marks_at(decoder._sink.screen, 0)
     assert len(codes) == 495  # (y's mark at column 499, which DCH 5 at column 299 moved to 494)
     compiled = c.TranscriptDecoder(columns=1000, rows=2)
     compiled.decode(data)
@@ -1107,3 +1108,105 @@ def test_ich_on_full_and_partly_full_rows(both, text, column, n):
 def test_ich_drops_what_passes_the_end_of_the_row(impl, data, expected):
     """Expected values from tmux 3.3a."""
     assert impl.sanitize(data, columns=8, rows=3) == expected
+
+
+# The fallback's Screen keeps spare entries before row 0 (Screen.base) so that rows leaving or coming in near
+# the top move the rows above them, not the whole screen: its rows, in order, must be what plain list
+# operations give, every spare entry an empty row, and the spare entries at most the rows plus _SPARE_ROWS.
+# Which rows move depends on how many are above and below (_FEW_ABOVE, _MANY_BELOW): the tests run with the
+# real rule, with a small screen's version of it, and with the rows above moved whenever there are any.
+MOVE_RULES = [(_screen_py._FEW_ABOVE, _screen_py._MANY_BELOW), (3, 4), (1 << 30, -1)]
+
+
+@pytest.fixture(params=MOVE_RULES, ids=["rule", "small rule", "always above"])
+def move_rule(request):
+    saved = _screen_py._FEW_ABOVE, _screen_py._MANY_BELOW
+    _screen_py._FEW_ABOVE, _screen_py._MANY_BELOW = request.param
+    yield request.param
+    _screen_py._FEW_ABOVE, _screen_py._MANY_BELOW = saved
+screen_moves = st.one_of(
+    st.tuples(st.just("remove then insert"), st.integers(0, 40), st.integers(0, 40)),
+    st.tuples(st.just("remove block"), st.integers(0, 40), st.integers(1, 12)),
+    st.tuples(st.just("rotate"), st.integers(0, 40), st.integers(0, 40), st.integers(-40, 40)),
+    st.tuples(st.just("write"), st.integers(0, 40)),
+)
+
+
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(1, 40), st.lists(screen_moves, max_size=120), st.booleans())
+def test_the_fallback_screens_rows_keep_their_order_over_its_spare_entries(move_rule, height, moves, with_marks):
+    screen = _screen_py.Screen(height)
+    if with_marks:
+        screen.marks = [None] * len(screen.rows)
+    model = [("", None, 0, 0, 0)] * height  # (cells, marks, wrapped, used, busy) of each row, top to bottom
+    written = 0
+    for move in moves:
+        kind = move[0]
+        if kind == "remove then insert":
+            y, z = move[1] % height, move[2] % height
+            screen.remove_row(y)
+            del model[y]
+            screen.insert_row(z)
+            model.insert(z, ("", None, 0, 0, 0))
+        elif kind == "remove block":
+            a = move[1] % height
+            b = min(a + move[2], height)
+            screen.remove_rows(a, b)
+            del model[a:b]
+            for _ in range(b - a):  # (put_lines puts as many rows back at the bottom)
+                screen.insert_row(screen.row_count())
+                model.append(("", None, 0, 0, 0))
+        elif kind == "rotate":
+            a, b = sorted((move[1] % (height + 1), move[2] % (height + 1)))
+            d = move[3] % (b - a) if b - a > 1 else 0
+            if d:
+                screen.rotate(a, b, d)
+                model[a:b] = model[b - d : b] + model[a : b - d]
+        else:
+            y = move[1] % height
+            written += 1
+            row = (f"row{written}", ("\u0101", [f"m{written}"]) if with_marks else None, written & 1, written, 1)
+            at = screen.base + y
+            screen.rows[at] = row[0]
+            if with_marks:
+                screen.marks[at] = row[1]
+            screen.wrapped[at], screen.used[at], screen.busy[at] = row[2:]
+            model[y] = row
+        base = screen.base
+        assert screen.row_count() == height and 0 <= base <= height + _screen_py._SPARE_ROWS
+        assert screen.rows[base:] == [row[0] for row in model]
+        if with_marks:
+            assert screen.marks[base:] == [row[1] for row in model]
+        assert list(screen.wrapped[base:]) == [row[2] for row in model]
+        assert list(screen.used[base:]) == [row[3] for row in model]
+        assert list(screen.busy[base:]) == [row[4] for row in model]
+        assert screen.rows[:base] == [""] * base and not any(screen.wrapped[:base])
+        assert not any(screen.used[:base]) and not any(screen.busy[:base])
+        assert screen.marks is None or screen.marks[:base] == [None] * base
+        busy = [y for y, row in enumerate(model) if row[4]]
+        assert screen.busy_rows(0, height) == busy
+        assert screen.last_used() == max((y for y in busy if model[y][3]), default=-1)
+        assert screen.last_text() == max((y for y in busy if model[y][0]), default=-1)
+
+
+@pytest.mark.parametrize("rows", [2, 3, 7, 40, 1100])
+def test_scrolls_and_line_moves_at_a_tall_screens_ends_again_and_again(both, move_rule, rows):
+    # what moves the fallback's spare entries before row 0 back and forth (line feeds at the bottom, the
+    # region's top rows moving down for IL and RI near the top, DL, put_lines' blocks of plain lines, marks
+    # on the rows): the twins agree, and the fallback's spare entries stay bounded
+    c, py = both
+    bottom = f"\x1b[{rows};1H"
+    rounds = []
+    for i in range(60):
+        rounds.append(f"{bottom}line {i}\n\x1b7")  # a line feed at the bottom, one at a time
+        rounds.append(f"\x1b[1;1He\u0301{i}\x1b[2;1H\x1b[L\x1bM")  # IL at row 2, RI at the top
+        if i % 3 == 0:
+            rounds.append(f"{bottom}" + "".join(f"plain {i}.{k}\n" for k in range(rows + 2)))  # put_lines
+        if i % 4 == 1:
+            rounds.append(f"\x1b[2;1H\x1b[2M\x1b[1;{rows}r\x1b[{rows};1H\n\x1b[r")  # DL, LF in a region
+    data = "".join(rounds).encode()
+    decoder = py.TranscriptDecoder(columns=12, rows=rows)
+    out = "".join(decoder.decode(data[at : at + 97]) for at in range(0, len(data), 97))
+    screen = decoder._sink.screen
+    assert screen.base <= rows + _screen_py._SPARE_ROWS and len(screen.rows) == screen.base + rows
+    assert out + decoder.decode(b"", final=True) == c.sanitize(data, columns=12, rows=rows)

@@ -163,6 +163,17 @@ def set_cells(row: str, x: int, stop: int, cells: str) -> str:
     return row[:x] + cells
 
 
+# Spare entries beyond half a screen's rows that Screen keeps before its first row (at most) or makes at once
+_SPARE_ROWS = 16
+# Screen moves the rows above a row that leaves or comes in, not the ones below, when there are none, or at
+# most _FEW_ABOVE against more than _MANY_BELOW: those above move as slices (a new list of them, references
+# counted, a call for each of the five sequences: about 1 us for a few rows), those below with a memmove
+# each (about 1 ns a row). Slices in the middle of a 1000-row screen halved IL's and DL's speed there (1.4 ->
+# 0.6 MB/s; benchmarks/README.md, round 33). The first test is the cheap one: most moves are in the middle.
+_FEW_ABOVE = 64
+_MANY_BELOW = 2048
+
+
 def screen_size(options: Options) -> tuple[int, int]:
     """(columns, rows) of the screen. A dimension that is not given: as wide as a line may be, as tall as
     the live window (each at most MAX_SIZE)."""
@@ -176,11 +187,18 @@ class Screen:
     row).
 
     The per-row numbers are a ``bytearray`` and an ``array``, not lists: moving rows (a scroll) moves every
-    one of them with a memmove and no reference counting, a third of a list's time for one row."""
+    one of them with a memmove and no reference counting, a third of a list's time for one row.
 
-    __slots__ = ("rows", "marks", "wrapped", "used", "cells", "busy")
+    Row y is at index ``base + y`` of each of these sequences, not at y: the entries before it are spare
+    (empty rows), so that a row that leaves or comes in near the top moves the rows above it, not the ones
+    below (remove_row, insert_row). A line feed at the bottom of a 65,535-row screen moved every row, 1 MB
+    of memmove a line (0.146 MB/s; IL at row 2 0.34: benchmarks/README.md, round 33). The core keeps its
+    rows' order the same way, a window into a block with spare entries (_screen_c.pxi: screen_shift)."""
+
+    __slots__ = ("rows", "marks", "wrapped", "used", "cells", "busy", "base")
 
     def __init__(self, height: int) -> None:
+        self.base = 0  # spare entries before row 0, each an empty row (tests/test_screen.py checks)
         self.rows: list[str] = [""] * height
         # each row's marks (None: no cell of the row has any); None until a cell of the screen has marks, so that
         # a screen without them moves four sequences a scroll, not five
@@ -200,26 +218,110 @@ class Screen:
         # of busy rows (Screen in _screen_c.pxi).
         self.busy = bytearray(height)
 
+    def row_count(self) -> int:
+        """The rows of the screen (one fewer between a remove_row and its insert_row)."""
+        return len(self.rows) - self.base
+
     def remove_row(self, y: int) -> None:
-        del self.rows[y]
-        if self.marks is not None:
-            del self.marks[y]
-        del self.wrapped[y]
-        del self.used[y]
-        del self.busy[y]
+        """remove_rows(y, y + 1); where the rows below move, by items (a line's IL or DL in the middle of a
+        1000-row screen: slices and the call cost 0.4 us of its 2.2)."""
+        if y > _FEW_ABOVE or (y and len(self.rows) - self.base - y <= _MANY_BELOW + 1):
+            at = self.base + y
+            del self.rows[at]
+            if self.marks is not None:
+                del self.marks[at]
+            del self.wrapped[at], self.used[at], self.busy[at]
+            return
+        self.remove_rows(y, y + 1)
+
+    def remove_rows(self, a: int, b: int) -> None:
+        """Rows [a, b) leave; the rows below them move up. When none are above them, or few against the rows
+        below (_FEW_ABOVE), the rows above move down instead, over spare entries (the spare entries are cut
+        back to half the rows once they outnumber them: an O(rows) memmove once per rows/2 rows removed)."""
+        base = self.base
+        n = b - a
+        if a > _FEW_ABOVE or (a and len(self.rows) - base - b <= _MANY_BELOW):
+            gone = slice(base + a, base + b)
+            del self.rows[gone]
+            if self.marks is not None:
+                del self.marks[gone]
+            del self.wrapped[gone], self.used[gone], self.busy[gone]
+            return
+        if a:
+            above, below = slice(base, base + a), slice(base + n, base + a + n)
+            self.rows[below] = self.rows[above]
+            if self.marks is not None:
+                self.marks[below] = self.marks[above]
+            self.wrapped[below] = self.wrapped[above]
+            self.used[below] = self.used[above]
+            self.busy[below] = self.busy[above]
+        self.empty_entries(base, base + n)
+        base += n
+        count = len(self.rows) - base
+        if base > count + _SPARE_ROWS:
+            cut = base - (count // 2 + _SPARE_ROWS)
+            del self.rows[:cut]
+            if self.marks is not None:
+                del self.marks[:cut]
+            del self.wrapped[:cut], self.used[:cut], self.busy[:cut]
+            base -= cut
+        self.base = base
 
     def insert_row(self, y: int) -> None:
-        """An empty row at y; the rows from y move down."""
-        self.rows.insert(y, "")
+        """An empty row at y; the rows from y move down. When none are above it, or few against the rows
+        below (_FEW_ABOVE), the rows above move up instead, into a spare entry (none left: rows/2 more are
+        made, an O(rows) memmove once per rows/2 of these)."""
+        if y > _FEW_ABOVE or (y and len(self.rows) - self.base - y <= _MANY_BELOW):
+            at = self.base + y
+            self.rows.insert(at, "")
+            if self.marks is not None:
+                self.marks.insert(at, None)
+            self.wrapped.insert(at, 0)
+            self.used.insert(at, 0)
+            self.busy.insert(at, 0)
+            return
+        base = self.base
+        if not base:
+            base = (len(self.rows) - base) // 2 + _SPARE_ROWS
+            self.rows[:0] = [""] * base
+            if self.marks is not None:
+                self.marks[:0] = [None] * base
+            self.wrapped[:0] = bytes(base)
+            self.used[:0] = array("q", bytes(8 * base))
+            self.busy[:0] = bytes(base)
+        base -= 1
+        if y:
+            above, below = slice(base, base + y), slice(base + 1, base + y + 1)
+            self.rows[above] = self.rows[below]
+            if self.marks is not None:
+                self.marks[above] = self.marks[below]
+            self.wrapped[above] = self.wrapped[below]
+            self.used[above] = self.used[below]
+            self.busy[above] = self.busy[below]
+        self.empty_entries(base + y, base + y + 1)
+        self.base = base
+
+    def empty_entries(self, start: int, stop: int) -> None:
+        """The entries [start, stop) of each sequence hold empty rows."""
+        n = stop - start
+        if n == 1:  # (a line feed's row: items, not slices of new objects)
+            self.rows[start] = ""
+            if self.marks is not None:
+                self.marks[start] = None
+            self.wrapped[start] = self.used[start] = self.busy[start] = 0
+            return
+        self.rows[start:stop] = [""] * n
         if self.marks is not None:
-            self.marks.insert(y, None)
-        self.wrapped.insert(y, 0)
-        self.used.insert(y, 0)
-        self.busy.insert(y, 0)
+            self.marks[start:stop] = [None] * n
+        self.wrapped[start:stop] = bytes(n)
+        self.used[start:stop] = array("q", bytes(8 * n))
+        self.busy[start:stop] = bytes(n)
 
     def rotate(self, a: int, b: int, d: int) -> None:
         """Rotate rows [a, b) by d (0 < |d| < b - a): the row at y goes to y + d, the |d| pushed past one end
         come in at the other."""
+        a += self.base
+        b += self.base
         _rotate(self.rows, a, b, d)
         if self.marks is not None:
             _rotate(self.marks, a, b, d)
@@ -229,39 +331,41 @@ class Screen:
 
     def touch(self, y: int) -> None:
         """Row y may hold something now (cells, a used count, the wrapped flag)."""
-        self.busy[y] = 1
+        self.busy[self.base + y] = 1
 
     def busy_rows(self, a: int, b: int) -> list[int]:
         """The rows of [a, b) that may hold something, top to bottom."""
-        busy = self.busy
+        busy, base = self.busy, self.base
         found = []
-        y = busy.find(1, a, b)
+        y = busy.find(1, base + a, base + b)
         while y >= 0:
-            found.append(y)
-            y = busy.find(1, y + 1, b)
+            found.append(y - base)
+            y = busy.find(1, y + 1, base + b)
         return found
 
     def last_used(self) -> int:
         """The index of the last used row, -1 if none."""
-        busy, used = self.busy, self.used
-        y = busy.rfind(1)
+        busy, used, base = self.busy, self.used, self.base
+        y = busy.rfind(1, base)
         while y >= 0 and not used[y]:
-            y = busy.rfind(1, 0, y)
-        return y
+            y = busy.rfind(1, base, y)
+        return y - base if y >= 0 else -1
 
     def last_text(self) -> int:
         """The index of the last row with cells, -1 if none."""
-        busy, rows = self.busy, self.rows
-        y = busy.rfind(1)
+        busy, rows, base = self.busy, self.rows, self.base
+        y = busy.rfind(1, base)
         while y >= 0 and not rows[y]:
-            y = busy.rfind(1, 0, y)
-        return y
+            y = busy.rfind(1, base, y)
+        return y - base if y >= 0 else -1
 
     def row_text(self, y: int) -> str:
         """Row y's text; a wrapped row goes on as far as it was used (blanks as spaces), as its line does."""
-        text = row_text(self.rows[y], _marks_at(self, y))
-        if self.wrapped[y]:
-            missing = self.used[y] - len(self.rows[y])
+        at = self.base + y
+        row = self.rows[at]
+        text = row_text(row, self.marks[at] if self.marks is not None else None)
+        if self.wrapped[at]:
+            missing = self.used[at] - len(row)
             if missing > 0:
                 text += " " * missing
         return text
@@ -269,9 +373,10 @@ class Screen:
     def text(self, stop: int) -> str:
         """Rows [0, stop) as transcript text: each row ends with a line break unless it is wrapped."""
         parts = []
+        wrapped, base = self.wrapped, self.base
         for y in range(stop):
             parts.append(self.row_text(y))
-            if not self.wrapped[y]:
+            if not wrapped[base + y]:
                 parts.append("\n")
         return "".join(parts)
 
@@ -316,24 +421,24 @@ class ScreenSink:
                 continue
             if columns < self.columns:
                 for y in range(self.height):
-                    if len(screen.rows[y]) > columns:
+                    if len(screen.rows[screen.base + y]) > columns:
                         self.clear_row_from(screen, y, columns)
             drop = self.height - height
-            while drop > 0 and len(screen.rows) - 1 > self.cy and not screen.used[-1]:
-                screen.remove_row(len(screen.rows) - 1)
+            while drop > 0 and screen.row_count() - 1 > self.cy and not screen.used[-1]:
+                screen.remove_row(screen.row_count() - 1)
                 drop -= 1
             for _ in range(drop):
                 if screen is self.screen:
                     self.scroll_region_full()  # row 0 to the history, an empty row at the bottom...
-                    screen.remove_row(len(screen.rows) - 1)  # ...which goes at once
+                    screen.remove_row(screen.row_count() - 1)  # ...which goes at once
                 else:  # the main screen under the alternate one
                     self.emit(screen.text(1))
-                    screen.cells -= len(screen.rows[0])
+                    screen.cells -= len(screen.rows[screen.base])
                     screen.remove_row(0)
             if screen is self.screen:
                 self.cy = max(self.cy - max(drop, 0), 0)
-            while len(screen.rows) < height:
-                screen.insert_row(len(screen.rows))
+            while screen.row_count() < height:
+                screen.insert_row(screen.row_count())
         self.columns = columns
         self.height = height
         self.rupper, self.rlower = 0, height - 1
@@ -341,10 +446,10 @@ class ScreenSink:
         self.cy = min(self.cy, height - 1)
 
     def clear_row_from(self, screen: Screen, y: int, x: int) -> None:
-        row = screen.rows[y]
+        row = screen.rows[screen.base + y]
         size = len(row)
         self.stats["cells_overwritten"] += _written(row[x:])
-        row = screen.rows[y] = trim_row(row[:x])
+        row = screen.rows[screen.base + y] = trim_row(row[:x])
         _edit_marks(screen, y, x, size, 0)
         screen.cells += len(row) - size
 
@@ -379,9 +484,10 @@ class ScreenSink:
         last row, the log scrolls above it)."""
         cy = self.cy
         screen = self.screen
+        at = screen.base + cy
         return (self.main is None and cy == self.rlower and self.cx == 0
-                and self.wrap and not self.zwj and not self.insert and not screen.rows[cy] and not screen.used[cy]
-                and not screen.wrapped[cy])
+                and self.wrap and not self.zwj and not self.insert and not screen.rows[at] and not screen.used[at]
+                and not screen.wrapped[at])
 
     def put_lines(self, pieces: list[str], index: int, last: int, size: int) -> int:
         """Lines pieces[index:j] of one- and two-cell characters (plain ASCII most of all), each ended by its
@@ -444,7 +550,8 @@ class ScreenSink:
         keep = bottom - top  # the region's rows above its (empty) bottom row
         # the history: the region's top rows, then the new rows that scroll off at once
         gone = min(count, keep)
-        parts = [screen.row_text(y) + ("" if screen.wrapped[y] else "\n") for y in range(top, top + gone)]
+        base = screen.base
+        parts = [screen.row_text(y) + ("" if screen.wrapped[base + y] else "\n") for y in range(top, top + gone)]
         through = count - keep
         if through > 0:
             parts += [row if wrap else row + "\n" for row, wrap in zip(rows[:through], wrapped[:through])]
@@ -452,19 +559,19 @@ class ScreenSink:
                 parts[gone:] = [part.replace(PAD, "") for part in parts[gone:]]
         self.emit("".join(parts))
         self.hsize += count
-        self.history_open = bool(screen.wrapped[top + gone - 1]) if through <= 0 else wrapped[through - 1]
+        self.history_open = bool(screen.wrapped[base + top + gone - 1]) if through <= 0 else wrapped[through - 1]
         # the region: what is left of its old rows, the new rows that stay, and an empty bottom row
-        # (the gone rows are deleted, and the empty bottom row, now ``gone`` rows higher, is replaced by as
-        # many rows: memmoves of the rows below, so a call costs the same on a tall screen as one scroll)
+        # (the gone rows are removed, and the empty bottom row, now ``gone`` rows higher, is replaced by as
+        # many rows: memmoves of the rows above or below, so a call costs the same on a tall screen as one
+        # scroll)
         start = max(through, 0)
         lengths = list(map(len, rows[start:]))
-        gone_rows = slice(top, top + gone)
-        bottom_row = slice(bottom - gone, bottom - gone + 1)
-        screen.cells += sum(lengths) - sum(map(len, screen.rows[gone_rows]))
-        del screen.rows[gone_rows], screen.wrapped[gone_rows], screen.used[gone_rows], screen.busy[gone_rows]
+        screen.cells += sum(lengths) - sum(map(len, screen.rows[base + top : base + top + gone]))
+        screen.remove_rows(top, top + gone)
+        base = screen.base
+        bottom_row = slice(base + bottom - gone, base + bottom - gone + 1)
         screen.rows[bottom_row] = rows[start:] + [""]
         if screen.marks is not None:
-            del screen.marks[gone_rows]
             screen.marks[bottom_row] = [None] * (len(lengths) + 1)
         screen.wrapped[bottom_row] = bytes(wrapped[start:]) + b"\0"
         screen.used[bottom_row] = array("q", lengths + [0])
@@ -614,7 +721,7 @@ class ScreenSink:
             cx = self.cx
             take = min(count, (sx - cx) // width)
             stop = cx + take * width
-            row = self.screen.rows[self.cy]
+            row = self.screen.rows[self.screen.base + self.cy]
             codes = _codes_at(self.screen, self.cy)
             run = cell * take if take < _WHOLE_RUN else repeated(cell, take)
             # The same cells again (REP over its own run, a screen redrawn), without marks and with no stray
@@ -701,7 +808,7 @@ class ScreenSink:
                 cy = self.cy
                 held = -1
                 if stop <= self.columns:
-                    held = _clean_span(self.screen.rows[cy], cx, stop)
+                    held = _clean_span(self.screen.rows[self.screen.base + cy], cx, stop)
                 if held >= 0:
                     # text that fits on the row, over clean cells (no padding but a wide character's own): every
                     # path below comes down to writing its cells (a progress bar's redraw, a line of CJK)
@@ -778,16 +885,16 @@ class ScreenSink:
         screen = self.screen
         if stop > self.columns:
             return False
-        held = _clean_span(screen.rows[cy], cx, stop)
+        held = _clean_span(screen.rows[screen.base + cy], cx, stop)
         if held < 0:
             return False
         if screen.marks is None:
             screen.marks = [None] * len(screen.rows)
-        marks = screen.marks[cy]
+        marks = screen.marks[screen.base + cy]
         if marks is None:
-            marks = screen.marks[cy] = ("", [])
-        elif len(marks[1]) + len(runs) > 2 * len(screen.rows[cy]) + 64:  # (combine's bound on a row's list)
-            marks = screen.marks[cy] = _compact_marks(*marks)
+            marks = screen.marks[screen.base + cy] = ("", [])
+        elif len(marks[1]) + len(runs) > 2 * len(screen.rows[screen.base + cy]) + 64:  # (combine's bound on a row's list)
+            marks = screen.marks[screen.base + cy] = _compact_marks(*marks)
         strings = marks[1]
         pieces = []
         at = 0
@@ -820,7 +927,7 @@ class ScreenSink:
             take = min(sx - cx, n - p)
             if p + take < n and cells[p + take] == PAD:
                 take -= 1  # (the wide character it would cut)
-            held = _clean_span(self.screen.rows[self.cy], cx, cx + take)
+            held = _clean_span(self.screen.rows[self.screen.base + self.cy], cx, cx + take)
             if held < 0:
                 return at
             piece = cells[p : p + take]
@@ -843,7 +950,7 @@ class ScreenSink:
             cx = self.cx
             take = min((sx - cx) // width, end - start)
             stop = cx + take * width
-            row = self.screen.rows[self.cy]
+            row = self.screen.rows[self.screen.base + self.cy]
             whole = True
             held = 0
             if cx < len(row):  # (past its end: blank cells, a new line's text)
@@ -891,7 +998,7 @@ class ScreenSink:
         cx = self.cx
         cy = self.cy
         self.overwrite(cx, cx + width, width, False)
-        row = self.screen.rows[cy]
+        row = self.screen.rows[self.screen.base + cy]
         if char != " " or self.insert or (cx < len(row) and row[cx] != BLANK):
             self.write_cells(cy, cx, char + PAD if width == 2 else char)
         # else tmux skips a cell that would not change (a space on a blank cell): the row is no further used
@@ -910,7 +1017,7 @@ class ScreenSink:
         ``codes`` give them when the row has a list of marks), counting what they overwrite (``held``, when
         the caller's scan of them counted it already; ``same``: they hold these already, without marks)."""
         screen = self.screen
-        row = screen.rows[y]
+        row = screen.rows[screen.base + y]
         size = len(row)
         stop = x + len(cells)
         if x > size:
@@ -920,7 +1027,7 @@ class ScreenSink:
         elif x < size:
             self.stats["cells_overwritten"] += _written_in(row, x, stop)
         if not same:
-            marks = screen.marks[y] if screen.marks is not None else None  # (_marks_at, inline)
+            marks = screen.marks[screen.base + y] if screen.marks is not None else None  # (_marks_at, inline)
             if marks is None and size > 1024 and row.startswith(cells, x):
                 pass  # a long row that holds these cells already: a memcmp instead of copying it
             else:
@@ -932,17 +1039,17 @@ class ScreenSink:
                     row = row[:x] + cells + row[stop:] if stop < len(row) else row[:x] + cells
                 if row[-1] == BLANK:
                     row = trim_row(row)
-                screen.rows[y] = row
+                screen.rows[screen.base + y] = row
                 if marks is not None:
                     if codes:
                         codes = _spliced(marks[0], x, stop, codes, len(row))
                     else:
                         codes = _cleared(marks[0], x, stop, len(cells), len(row))
-                    screen.marks[y] = (codes, marks[1])  # type: ignore[index]
+                    screen.marks[screen.base + y] = (codes, marks[1])  # type: ignore[index]
         screen.cells += len(row) - size
-        if stop > screen.used[y]:
-            screen.used[y] = stop
-        screen.busy[y] = 1  # (Screen.touch, without the call)
+        if stop > screen.used[screen.base + y]:
+            screen.used[screen.base + y] = stop
+        screen.busy[screen.base + y] = 1  # (Screen.touch, without the call)
         if screen.cells > self.max_live_cells:
             # after every write, before any scroll: the same rows are committed for any chunking
             self.enforce_limits()
@@ -954,7 +1061,7 @@ class ScreenSink:
         when a wide character is written or the last cell overwritten is a wide character or padding."""
         screen = self.screen
         cy = self.cy
-        row = screen.rows[cy]
+        row = screen.rows[screen.base + cy]
         size = len(row)
         if always:
             # screen_write_collect_end: back from ``start`` over padding; a wide character found left of it
@@ -968,7 +1075,7 @@ class ScreenSink:
                     self.stats["cells_overwritten"] += 1
                     blank = x
                 if blank <= start:
-                    row = screen.rows[cy] = set_cells(row, blank, start + 1, BLANK * (start + 1 - blank))
+                    row = screen.rows[screen.base + cy] = set_cells(row, blank, start + 1, BLANK * (start + 1 - blank))
                     _edit_marks(screen, cy, blank, start + 1, start + 1 - blank)
         elif start < size and row[start] == PAD:
             x = start
@@ -981,7 +1088,7 @@ class ScreenSink:
                 row = trim_row(row)
                 screen.cells += len(row) - size
                 size = len(row)
-            screen.rows[cy] = row
+            screen.rows[screen.base + cy] = row
             _edit_marks(screen, cy, x, start + 1, start + 1 - x)
         if stop >= size:
             return
@@ -991,7 +1098,7 @@ class ScreenSink:
             while x < size and row[x] == PAD:
                 x += 1
             if x > stop:  # (left trailing when they end the row: the write that follows trims it)
-                screen.rows[cy] = set_cells(row, stop, x, BLANK * (x - stop))
+                screen.rows[screen.base + cy] = set_cells(row, stop, x, BLANK * (x - stop))
                 _edit_marks(screen, cy, stop, x, x - stop)
 
     def combine(self, char: str) -> None:
@@ -1001,7 +1108,7 @@ class ScreenSink:
         if cx == 0 or cx > self.columns:
             return
         screen = self.screen
-        row = screen.rows[cy]
+        row = screen.rows[screen.base + cy]
         x = cx - 1
         while x >= 0 and x < len(row) and row[x] == PAD:
             x -= 1
@@ -1009,10 +1116,10 @@ class ScreenSink:
             return
         if x >= len(row) or row[x] == BLANK:  # a blank cell: the mark goes on a space
             self.write_cells(cy, x, " ")
-            row = screen.rows[cy]
+            row = screen.rows[screen.base + cy]
         if screen.marks is None:
             screen.marks = [None] * len(screen.rows)
-        codes, strings = screen.marks[cy] or ("", [])
+        codes, strings = screen.marks[screen.base + cy] or ("", [])
         if len(codes) <= x:
             codes += NO_MARK * (x + 1 - len(codes))
         code = codes[x]
@@ -1026,7 +1133,7 @@ class ScreenSink:
             # strings no code points at any more (their cells were overwritten): dropped, and the codes
             # renumbered, once for every len(row) + 64 new marks at least
             codes, strings = _compact_marks(codes, strings)
-        screen.marks[cy] = (codes[:x] + chr(MARK_BASE + len(strings)) + codes[x + 1 :], strings)
+        screen.marks[screen.base + cy] = (codes[:x] + chr(MARK_BASE + len(strings)) + codes[x + 1 :], strings)
         strings.append(char)
 
     def enforce_limits(self) -> None:
@@ -1036,7 +1143,7 @@ class ScreenSink:
         for y in range(self.height):
             if screen.cells <= self.max_live_cells:
                 return
-            if y != self.cy and screen.rows[y]:
+            if y != self.cy and screen.rows[screen.base + y]:
                 self.to_history(y)
                 self.empty_row(y)
 
@@ -1051,12 +1158,12 @@ class ScreenSink:
         """Row y goes to the history: committed, its line break held back while it is wrapped (its line
         goes on in the next row to be committed, or on the screen). The alternate screen has none: there
         the row is discarded."""
-        row = self.screen.rows[y]
+        row = self.screen.rows[self.screen.base + y]
         if self.main is not None:
             self.stats["alt_screen_dropped"] += _written(row)
             return
         self.hsize += 1
-        wrapped = bool(self.screen.wrapped[y])
+        wrapped = bool(self.screen.wrapped[self.screen.base + y])
         text = self.screen.row_text(y)
         self.emit(text if wrapped else text + "\n")
         self.history_open = wrapped
@@ -1064,24 +1171,25 @@ class ScreenSink:
     def unwrap(self, y: int) -> None:
         """Row y (-1: the last line of the history) is no longer continued by the row below it."""
         if y >= 0:
-            self.screen.wrapped[y] = False
+            screen = self.screen
+            screen.wrapped[screen.base + y] = False
         elif self.history_open:
             self.history_open = False
             self.emit("\n")
 
     def empty_row(self, y: int) -> None:
         screen = self.screen
-        screen.cells -= len(screen.rows[y])
-        screen.rows[y] = ""
+        screen.cells -= len(screen.rows[screen.base + y])
+        screen.rows[screen.base + y] = ""
         if screen.marks is not None:
-            screen.marks[y] = None
-        screen.wrapped[y] = False
-        screen.used[y] = 0
-        screen.busy[y] = 0
+            screen.marks[screen.base + y] = None
+        screen.wrapped[screen.base + y] = False
+        screen.used[screen.base + y] = 0
+        screen.busy[screen.base + y] = 0
 
     def lose_row(self, y: int) -> None:
         """Row y is gone (pushed off a scroll region's edge, deleted or cleared): its cells are counted."""
-        row = self.screen.rows[y]
+        row = self.screen.rows[self.screen.base + y]
         if row:
             written = _written(row)
             self.stats["cells_overwritten"] += written
@@ -1098,7 +1206,7 @@ class ScreenSink:
         screen = self.screen
         if n > 0:  # (IL and DL of one row in a region pass a negative count: nothing to look for)
             for yy in screen.busy_rows(y, y + n):
-                self.stats["cells_overwritten"] += _written(screen.rows[yy])
+                self.stats["cells_overwritten"] += _written(screen.rows[screen.base + yy])
                 self.empty_row(yy)
         if self.hsize + y != 0:
             self.unwrap(y - 1)
@@ -1115,8 +1223,10 @@ class ScreenSink:
         # O(distance) of Python work, not O(rows) of Python work.
         lost = _outside(dy, py, n)
         for yy in lost:
-            self.lose_row(yy)
-            screen.cells -= len(screen.rows[yy])
+            row = screen.rows[screen.base + yy]
+            if row:
+                self.lose_row(yy)
+                screen.cells -= len(row)
         if self.hsize + dy != 0:
             self.unwrap(dy - 1)
         if d == 1 or d == -1:
@@ -1132,20 +1242,21 @@ class ScreenSink:
             screen.rotate(min(dy, py), max(dy, py) + n, d)
             vacated = _outside(py, dy, n)
         else:
-            screen.rows[dy : dy + n] = screen.rows[py : py + n]
+            to, source = slice(screen.base + dy, screen.base + dy + n), slice(screen.base + py, screen.base + py + n)
+            screen.rows[to] = screen.rows[source]
             if screen.marks is not None:
-                screen.marks[dy : dy + n] = screen.marks[py : py + n]
-            screen.wrapped[dy : dy + n] = screen.wrapped[py : py + n]
-            screen.used[dy : dy + n] = screen.used[py : py + n]
-            screen.busy[dy : dy + n] = screen.busy[py : py + n]
+                screen.marks[to] = screen.marks[source]
+            screen.wrapped[to] = screen.wrapped[source]
+            screen.used[to] = screen.used[source]
+            screen.busy[to] = screen.busy[source]
             vacated = _outside(py, dy, n)
         for yy in vacated:
-            screen.rows[yy] = ""
+            screen.rows[screen.base + yy] = ""
             if screen.marks is not None:
-                screen.marks[yy] = None
-            screen.wrapped[yy] = False
-            screen.used[yy] = 0
-            screen.busy[yy] = 0
+                screen.marks[screen.base + yy] = None
+            screen.wrapped[screen.base + yy] = False
+            screen.used[screen.base + yy] = 0
+            screen.busy[screen.base + yy] = 0
         if self.hsize + py != 0 and (py < dy or py >= dy + n):
             self.unwrap(py - 1)
 
@@ -1154,7 +1265,7 @@ class ScreenSink:
     def linefeed(self, wrapped: bool) -> None:
         """``screen_write_linefeed``: down a row; at the bottom of the scroll region, the region scrolls."""
         if wrapped:
-            self.screen.wrapped[self.cy] = True
+            self.screen.wrapped[self.screen.base + self.cy] = True
             self.screen.touch(self.cy)  # (a blank row can wrap: a wide character that does not fit)
         if self.cy == self.rlower:
             self.scroll_region_up()
@@ -1171,7 +1282,7 @@ class ScreenSink:
             return
         screen = self.screen
         self.to_history(top)
-        screen.cells -= len(screen.rows[top])
+        screen.cells -= len(screen.rows[screen.base + top])
         screen.remove_row(top)
         screen.insert_row(bottom)
 
@@ -1201,7 +1312,7 @@ class ScreenSink:
         row above the region is unwrapped (or the history's open line ended)."""
         top, bottom = self.rupper, self.rlower
         self.drop_rows(bottom + 1 - n, bottom + 1)
-        self.screen.wrapped[top] = False
+        self.screen.wrapped[self.screen.base + top] = False
         if n < bottom + 1 - top:
             self.screen.rotate(top, bottom + 1, n)
         if self.hsize + top != 0:
@@ -1291,7 +1402,7 @@ class ScreenSink:
             self.clear_lines(y, 1)
             return
         screen = self.screen
-        row = screen.rows[y]
+        row = screen.rows[screen.base + y]
         stop = min(stop, len(row))
         if start >= stop:
             return
@@ -1300,12 +1411,12 @@ class ScreenSink:
             return  # EL 1 or ECH again over what it erased: one comparison, nothing changes (a blank has no marks)
         self.stats["cells_overwritten"] += _written_in(row, start, stop)
         size = len(row)
-        row = screen.rows[y] = trim_row(set_cells(row, start, stop, blanks))
+        row = screen.rows[screen.base + y] = trim_row(set_cells(row, start, stop, blanks))
         _edit_marks(screen, y, start, stop, stop - start)
         screen.cells += len(row) - size
 
     def clearline(self) -> None:
-        if self.screen.used[self.cy]:
+        if self.screen.used[self.screen.base + self.cy]:
             self.clear_lines(self.cy, 1)
 
     def clearendofline(self) -> None:
@@ -1354,9 +1465,9 @@ class ScreenSink:
         """``grid_scroll_history``: the top row to the history, an empty row at the bottom."""
         screen = self.screen
         self.to_history(0)
-        screen.cells -= len(screen.rows[0])
+        screen.cells -= len(screen.rows[screen.base])
         screen.remove_row(0)
-        screen.insert_row(len(screen.rows))
+        screen.insert_row(screen.row_count())
 
     # ------------------------------------------------------------------ characters
 
@@ -1397,10 +1508,10 @@ class ScreenSink:
         if nx <= 0 or px == dx:
             return
         screen = self.screen
-        cells = screen.rows[y]
+        cells = screen.rows[screen.base + y]
         size = len(cells)
         overlap = abs(dx - px) < nx and px < size
-        marks = screen.marks[y] if screen.marks is not None else None  # (_marks_at, inline)
+        marks = screen.marks[screen.base + y] if screen.marks is not None else None  # (_marks_at, inline)
         codes = ""
         moving = False
         if marks is not None:
@@ -1439,13 +1550,13 @@ class ScreenSink:
             cells = shifted or _moved(cells, BLANK, end - size, px, dx, moved, rest, left[0], left_stop)
             if moving:
                 codes = _moved(codes, NO_MARK, end - size, px, dx, moved, rest, left[0], left_stop)
-        cells = screen.rows[y] = trim_row(cells)
+        cells = screen.rows[screen.base + y] = trim_row(cells)
         if marks is not None:
             if moving:  # (the codes padded to the row: back to its last mark)
                 codes = codes[: len(codes) - _trailing_blanks(codes, _NO_MARK_RUNS)]
-            screen.marks[y] = (codes[: len(cells)], marks[1])  # type: ignore[index]
+            screen.marks[screen.base + y] = (codes[: len(cells)], marks[1])  # type: ignore[index]
         screen.cells += len(cells) - size
-        screen.used[y] = max(screen.used[y], dx + nx)
+        screen.used[screen.base + y] = max(screen.used[screen.base + y], dx + nx)
         screen.touch(y)  # (ICH on a blank row counts it used)
         if screen.cells > self.max_live_cells:
             self.enforce_limits()
@@ -1489,7 +1600,7 @@ class ScreenSink:
 
     def backspace(self) -> None:
         if self.cx == 0:
-            if self.cy > 0 and self.screen.wrapped[self.cy - 1]:
+            if self.cy > 0 and self.screen.wrapped[self.screen.base + self.cy - 1]:
                 self.cy -= 1
                 self.cx = self.columns - 1
         else:
@@ -1574,12 +1685,12 @@ def _marked_cells(text: str) -> tuple[str, list[int], list[str]] | None:
 
 def _marks_at(screen: Screen, y: int) -> Marks | None:
     """Row y's marks, None if it has none."""
-    return screen.marks[y] if screen.marks is not None else None
+    return screen.marks[screen.base + y] if screen.marks is not None else None
 
 
 def _codes_at(screen: Screen, y: int) -> str | None:
     """The codes of row y's marks, None if it has none."""
-    marks = screen.marks[y] if screen.marks is not None else None
+    marks = screen.marks[screen.base + y] if screen.marks is not None else None
     return marks[0] if marks is not None else None
 
 
@@ -1608,8 +1719,8 @@ def _edit_marks(screen: Screen, y: int, x: int, stop: int, n: int) -> None:
     until it is emptied: a search for one at every edit cost more than the codes' slices.)"""
     marks = _marks_at(screen, y)
     if marks is not None:
-        codes = _cleared(marks[0], x, stop, n, len(screen.rows[y]))
-        screen.marks[y] = (codes, marks[1])  # type: ignore[index]
+        codes = _cleared(marks[0], x, stop, n, len(screen.rows[screen.base + y]))
+        screen.marks[screen.base + y] = (codes, marks[1])  # type: ignore[index]
 
 
 def _spliced(codes: str, x: int, stop: int, span: str, end: int) -> str:
