@@ -1189,7 +1189,7 @@ def test_the_fallback_screens_rows_keep_their_order_over_its_spare_entries(move_
         assert screen.last_text() == max((y for y in busy if model[y][0]), default=-1)
 
 
-@pytest.mark.parametrize("rows", [2, 3, 7, 40, 1100])
+@pytest.mark.parametrize("rows", [2, 3, 7, 40, 2100])
 def test_scrolls_and_line_moves_at_a_tall_screens_ends_again_and_again(both, move_rule, rows):
     # what moves the fallback's spare entries before row 0 back and forth (line feeds at the bottom, the
     # region's top rows moving down for IL and RI near the top, DL, put_lines' blocks of plain lines, marks

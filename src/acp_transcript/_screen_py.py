@@ -165,11 +165,12 @@ def set_cells(row: str, x: int, stop: int, cells: str) -> str:
 
 # Spare entries beyond half a screen's rows that Screen keeps before its first row (at most) or makes at once
 _SPARE_ROWS = 16
-# Screen moves the rows above a row that leaves or comes in, not the ones below, when there are none, or at
-# most _FEW_ABOVE against more than _MANY_BELOW: those above move as slices (a new list of them, references
+# Screen moves the rows above a row that leaves or comes in, not the ones below, when they are at most
+# _FEW_ABOVE against more than _MANY_BELOW: those above move as slices (a new list of them, references
 # counted, a call for each of the five sequences: about 1 us for a few rows), those below with a memmove
 # each (about 1 ns a row). Slices in the middle of a 1000-row screen halved IL's and DL's speed there (1.4 ->
-# 0.6 MB/s; benchmarks/README.md, round 33). The first test is the cheap one: most moves are in the middle.
+# 0.6 MB/s), and spare entries cost an 80x24 screen's blocks of lines 5% (benchmarks/README.md, round 33): a
+# screen of up to _MANY_BELOW rows has none. The first test is the cheap one: most moves are in the middle.
 _FEW_ABOVE = 64
 _MANY_BELOW = 2048
 
@@ -225,7 +226,7 @@ class Screen:
     def remove_row(self, y: int) -> None:
         """remove_rows(y, y + 1); where the rows below move, by items (a line's IL or DL in the middle of a
         1000-row screen: slices and the call cost 0.4 us of its 2.2)."""
-        if y > _FEW_ABOVE or (y and len(self.rows) - self.base - y <= _MANY_BELOW + 1):
+        if y > _FEW_ABOVE or len(self.rows) - self.base - y <= _MANY_BELOW + 1:
             at = self.base + y
             del self.rows[at]
             if self.marks is not None:
@@ -235,12 +236,12 @@ class Screen:
         self.remove_rows(y, y + 1)
 
     def remove_rows(self, a: int, b: int) -> None:
-        """Rows [a, b) leave; the rows below them move up. When none are above them, or few against the rows
-        below (_FEW_ABOVE), the rows above move down instead, over spare entries (the spare entries are cut
+        """Rows [a, b) leave; the rows below them move up. When few are above them against many below
+        (_FEW_ABOVE), the rows above move down instead, over spare entries (the spare entries are cut
         back to half the rows once they outnumber them: an O(rows) memmove once per rows/2 rows removed)."""
         base = self.base
         n = b - a
-        if a > _FEW_ABOVE or (a and len(self.rows) - base - b <= _MANY_BELOW):
+        if a > _FEW_ABOVE or len(self.rows) - base - b <= _MANY_BELOW:
             gone = slice(base + a, base + b)
             del self.rows[gone]
             if self.marks is not None:
@@ -268,10 +269,10 @@ class Screen:
         self.base = base
 
     def insert_row(self, y: int) -> None:
-        """An empty row at y; the rows from y move down. When none are above it, or few against the rows
-        below (_FEW_ABOVE), the rows above move up instead, into a spare entry (none left: rows/2 more are
+        """An empty row at y; the rows from y move down. When few are above it against many below
+        (_FEW_ABOVE), the rows above move up instead, into a spare entry (none left: rows/2 more are
         made, an O(rows) memmove once per rows/2 of these)."""
-        if y > _FEW_ABOVE or (y and len(self.rows) - self.base - y <= _MANY_BELOW):
+        if y > _FEW_ABOVE or len(self.rows) - self.base - y <= _MANY_BELOW:
             at = self.base + y
             self.rows.insert(at, "")
             if self.marks is not None:
