@@ -99,6 +99,10 @@ CASES = {
     "sized 80x1000: x on the last row then ED 2": ("b''", "b'\\x1b[1000;1Hx\\x1b[2J' * 4681"),
     "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
                                                 "b'\\x1b[L' * 21845"),
+    # ...DL there, and RI at the top: the fallback moves the rows above over spare entries (round 33)
+    "sized 80x65535: DL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
+                                                "b'\\x1b[M' * 21845"),
+    "sized 80x65535: RI at the top": ("b'\\x1b[1;1H'", "b'\\x1bM' * 32768"),
     "sized 80x65535: LF at the bottom": ("b'\\x1b[65535;1Hx'", "b'\\n' * 65536"),
     # the fallback takes runs of lines at the bottom many at a time (put_lines): one line a run is what
     # an attacker sends against that, a scroll of the whole tall screen per 3 bytes
@@ -148,9 +152,7 @@ CASES = {
 OPTIONS = {
     "LF flood (live_lines=2**40)": {"live_lines": 2**40},
     **{name: {"columns": 80, "rows": 1000} for name in CASES if name.startswith("sized 80x1000")},
-    "sized 80x65535: IL at row 2 of full rows": {"columns": 80, "rows": 65535},
-    "sized 80x65535: LF at the bottom": {"columns": 80, "rows": 65535},
-    "sized 80x65535: LF and ESC 7 at the bottom": {"columns": 80, "rows": 65535},
+    **{name: {"columns": 80, "rows": 65535} for name in CASES if name.startswith("sized 80x65535")},
     **{name: {"columns": 1000, "rows": 24} for name in CASES if name.startswith("sized 1000x24")},
     **{name: {"columns": 65535, "rows": 24} for name in CASES if name.startswith("sized 65535x24")},
 }

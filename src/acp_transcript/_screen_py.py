@@ -236,12 +236,12 @@ class Screen:
         self.remove_rows(y, y + 1)
 
     def remove_rows(self, a: int, b: int) -> None:
-        """Rows [a, b) leave; the rows below them move up. When few are above them against many below
-        (_FEW_ABOVE), the rows above move down instead, over spare entries (the spare entries are cut
+        """Rows [a, b) leave; the rows below them move up. When they and the rows above them are few against
+        many below (_FEW_ABOVE), the rows above move down instead, over spare entries (the spare entries are cut
         back to half the rows once they outnumber them: an O(rows) memmove once per rows/2 rows removed)."""
         base = self.base
         n = b - a
-        if a > _FEW_ABOVE or len(self.rows) - base - b <= _MANY_BELOW:
+        if b > _FEW_ABOVE + 1 or len(self.rows) - base - b <= _MANY_BELOW:
             gone = slice(base + a, base + b)
             del self.rows[gone]
             if self.marks is not None:
