@@ -227,11 +227,11 @@ class Screen:
         """remove_rows(y, y + 1); where the rows below move, by items (a line's IL or DL in the middle of a
         1000-row screen: slices and the call cost 0.4 us of its 2.2)."""
         if y > _FEW_ABOVE or len(self.rows) - self.base - y <= _MANY_BELOW + 1:
-            at = self.base + y
-            del self.rows[at]
+            entry = self.base + y
+            del self.rows[entry]
             if self.marks is not None:
-                del self.marks[at]
-            del self.wrapped[at], self.used[at], self.busy[at]
+                del self.marks[entry]
+            del self.wrapped[entry], self.used[entry], self.busy[entry]
             return
         self.remove_rows(y, y + 1)
 
@@ -273,13 +273,13 @@ class Screen:
         (_FEW_ABOVE), the rows above move up instead, into a spare entry (none left: rows/2 more are
         made, an O(rows) memmove once per rows/2 of these)."""
         if y > _FEW_ABOVE or len(self.rows) - self.base - y <= _MANY_BELOW:
-            at = self.base + y
-            self.rows.insert(at, "")
+            entry = self.base + y
+            self.rows.insert(entry, "")
             if self.marks is not None:
-                self.marks.insert(at, None)
-            self.wrapped.insert(at, 0)
-            self.used.insert(at, 0)
-            self.busy.insert(at, 0)
+                self.marks.insert(entry, None)
+            self.wrapped.insert(entry, 0)
+            self.used.insert(entry, 0)
+            self.busy.insert(entry, 0)
             return
         base = self.base
         if not base:
@@ -362,11 +362,11 @@ class Screen:
 
     def row_text(self, y: int) -> str:
         """Row y's text; a wrapped row goes on as far as it was used (blanks as spaces), as its line does."""
-        at = self.base + y
-        row = self.rows[at]
-        text = row_text(row, self.marks[at] if self.marks is not None else None)
-        if self.wrapped[at]:
-            missing = self.used[at] - len(row)
+        entry = self.base + y
+        row = self.rows[entry]
+        text = row_text(row, self.marks[entry] if self.marks is not None else None)
+        if self.wrapped[entry]:
+            missing = self.used[entry] - len(row)
             if missing > 0:
                 text += " " * missing
         return text
@@ -485,10 +485,10 @@ class ScreenSink:
         last row, the log scrolls above it)."""
         cy = self.cy
         screen = self.screen
-        at = screen.base + cy
+        entry = screen.base + cy
         return (self.main is None and cy == self.rlower and self.cx == 0
-                and self.wrap and not self.zwj and not self.insert and not screen.rows[at] and not screen.used[at]
-                and not screen.wrapped[at])
+                and self.wrap and not self.zwj and not self.insert and not screen.rows[entry] and not screen.used[entry]
+                and not screen.wrapped[entry])
 
     def put_lines(self, pieces: list[str], index: int, last: int, size: int) -> int:
         """Lines pieces[index:j] of one- and two-cell characters (plain ASCII most of all), each ended by its
@@ -884,18 +884,19 @@ class ScreenSink:
         cx, cy = self.cx, self.cy
         stop = cx + len(cells)
         screen = self.screen
+        entry = screen.base + cy  # (row cy's entry in the screen's sequences)
         if stop > self.columns:
             return False
-        held = _clean_span(screen.rows[screen.base + cy], cx, stop)
+        held = _clean_span(screen.rows[entry], cx, stop)
         if held < 0:
             return False
         if screen.marks is None:
             screen.marks = [None] * len(screen.rows)
-        marks = screen.marks[screen.base + cy]
+        marks = screen.marks[entry]
         if marks is None:
-            marks = screen.marks[screen.base + cy] = ("", [])
-        elif len(marks[1]) + len(runs) > 2 * len(screen.rows[screen.base + cy]) + 64:  # (combine's bound on a row's list)
-            marks = screen.marks[screen.base + cy] = _compact_marks(*marks)
+            marks = screen.marks[entry] = ("", [])
+        elif len(marks[1]) + len(runs) > 2 * len(screen.rows[entry]) + 64:  # (combine's bound on a row's list)
+            marks = screen.marks[entry] = _compact_marks(*marks)
         strings = marks[1]
         pieces = []
         at = 0
@@ -1018,7 +1019,8 @@ class ScreenSink:
         ``codes`` give them when the row has a list of marks), counting what they overwrite (``held``, when
         the caller's scan of them counted it already; ``same``: they hold these already, without marks)."""
         screen = self.screen
-        row = screen.rows[screen.base + y]
+        entry = screen.base + y  # (row y's entry in the screen's sequences)
+        row = screen.rows[entry]
         size = len(row)
         stop = x + len(cells)
         if x > size:
@@ -1028,7 +1030,7 @@ class ScreenSink:
         elif x < size:
             self.stats["cells_overwritten"] += _written_in(row, x, stop)
         if not same:
-            marks = screen.marks[screen.base + y] if screen.marks is not None else None  # (_marks_at, inline)
+            marks = screen.marks[entry] if screen.marks is not None else None  # (_marks_at, inline)
             if marks is None and size > 1024 and row.startswith(cells, x):
                 pass  # a long row that holds these cells already: a memcmp instead of copying it
             else:
@@ -1040,17 +1042,17 @@ class ScreenSink:
                     row = row[:x] + cells + row[stop:] if stop < len(row) else row[:x] + cells
                 if row[-1] == BLANK:
                     row = trim_row(row)
-                screen.rows[screen.base + y] = row
+                screen.rows[entry] = row
                 if marks is not None:
                     if codes:
                         codes = _spliced(marks[0], x, stop, codes, len(row))
                     else:
                         codes = _cleared(marks[0], x, stop, len(cells), len(row))
-                    screen.marks[screen.base + y] = (codes, marks[1])  # type: ignore[index]
+                    screen.marks[entry] = (codes, marks[1])  # type: ignore[index]
         screen.cells += len(row) - size
-        if stop > screen.used[screen.base + y]:
-            screen.used[screen.base + y] = stop
-        screen.busy[screen.base + y] = 1  # (Screen.touch, without the call)
+        if stop > screen.used[entry]:
+            screen.used[entry] = stop
+        screen.busy[entry] = 1  # (Screen.touch, without the call)
         if screen.cells > self.max_live_cells:
             # after every write, before any scroll: the same rows are committed for any chunking
             self.enforce_limits()
@@ -1062,7 +1064,8 @@ class ScreenSink:
         when a wide character is written or the last cell overwritten is a wide character or padding."""
         screen = self.screen
         cy = self.cy
-        row = screen.rows[screen.base + cy]
+        entry = screen.base + cy  # (row cy's entry in the screen's sequences)
+        row = screen.rows[entry]
         size = len(row)
         if always:
             # screen_write_collect_end: back from ``start`` over padding; a wide character found left of it
@@ -1076,7 +1079,7 @@ class ScreenSink:
                     self.stats["cells_overwritten"] += 1
                     blank = x
                 if blank <= start:
-                    row = screen.rows[screen.base + cy] = set_cells(row, blank, start + 1, BLANK * (start + 1 - blank))
+                    row = screen.rows[entry] = set_cells(row, blank, start + 1, BLANK * (start + 1 - blank))
                     _edit_marks(screen, cy, blank, start + 1, start + 1 - blank)
         elif start < size and row[start] == PAD:
             x = start
@@ -1089,7 +1092,7 @@ class ScreenSink:
                 row = trim_row(row)
                 screen.cells += len(row) - size
                 size = len(row)
-            screen.rows[screen.base + cy] = row
+            screen.rows[entry] = row
             _edit_marks(screen, cy, x, start + 1, start + 1 - x)
         if stop >= size:
             return
@@ -1099,7 +1102,7 @@ class ScreenSink:
             while x < size and row[x] == PAD:
                 x += 1
             if x > stop:  # (left trailing when they end the row: the write that follows trims it)
-                screen.rows[screen.base + cy] = set_cells(row, stop, x, BLANK * (x - stop))
+                screen.rows[entry] = set_cells(row, stop, x, BLANK * (x - stop))
                 _edit_marks(screen, cy, stop, x, x - stop)
 
     def combine(self, char: str) -> None:
@@ -1109,7 +1112,8 @@ class ScreenSink:
         if cx == 0 or cx > self.columns:
             return
         screen = self.screen
-        row = screen.rows[screen.base + cy]
+        entry = screen.base + cy  # (row cy's entry in the screen's sequences)
+        row = screen.rows[entry]
         x = cx - 1
         while x >= 0 and x < len(row) and row[x] == PAD:
             x -= 1
@@ -1117,10 +1121,10 @@ class ScreenSink:
             return
         if x >= len(row) or row[x] == BLANK:  # a blank cell: the mark goes on a space
             self.write_cells(cy, x, " ")
-            row = screen.rows[screen.base + cy]
+            row = screen.rows[entry]
         if screen.marks is None:
             screen.marks = [None] * len(screen.rows)
-        codes, strings = screen.marks[screen.base + cy] or ("", [])
+        codes, strings = screen.marks[entry] or ("", [])
         if len(codes) <= x:
             codes += NO_MARK * (x + 1 - len(codes))
         code = codes[x]
@@ -1134,7 +1138,7 @@ class ScreenSink:
             # strings no code points at any more (their cells were overwritten): dropped, and the codes
             # renumbered, once for every len(row) + 64 new marks at least
             codes, strings = _compact_marks(codes, strings)
-        screen.marks[screen.base + cy] = (codes[:x] + chr(MARK_BASE + len(strings)) + codes[x + 1 :], strings)
+        screen.marks[entry] = (codes[:x] + chr(MARK_BASE + len(strings)) + codes[x + 1 :], strings)
         strings.append(char)
 
     def enforce_limits(self) -> None:
@@ -1180,13 +1184,14 @@ class ScreenSink:
 
     def empty_row(self, y: int) -> None:
         screen = self.screen
-        screen.cells -= len(screen.rows[screen.base + y])
-        screen.rows[screen.base + y] = ""
+        entry = screen.base + y  # (row y's entry in the screen's sequences)
+        screen.cells -= len(screen.rows[entry])
+        screen.rows[entry] = ""
         if screen.marks is not None:
-            screen.marks[screen.base + y] = None
-        screen.wrapped[screen.base + y] = False
-        screen.used[screen.base + y] = 0
-        screen.busy[screen.base + y] = 0
+            screen.marks[entry] = None
+        screen.wrapped[entry] = False
+        screen.used[entry] = 0
+        screen.busy[entry] = 0
 
     def lose_row(self, y: int) -> None:
         """Row y is gone (pushed off a scroll region's edge, deleted or cleared): its cells are counted."""
@@ -1509,10 +1514,11 @@ class ScreenSink:
         if nx <= 0 or px == dx:
             return
         screen = self.screen
-        cells = screen.rows[screen.base + y]
+        entry = screen.base + y  # (row y's entry in the screen's sequences)
+        cells = screen.rows[entry]
         size = len(cells)
         overlap = abs(dx - px) < nx and px < size
-        marks = screen.marks[screen.base + y] if screen.marks is not None else None  # (_marks_at, inline)
+        marks = screen.marks[entry] if screen.marks is not None else None  # (_marks_at, inline)
         codes = ""
         moving = False
         if marks is not None:
@@ -1551,13 +1557,13 @@ class ScreenSink:
             cells = shifted or _moved(cells, BLANK, end - size, px, dx, moved, rest, left[0], left_stop)
             if moving:
                 codes = _moved(codes, NO_MARK, end - size, px, dx, moved, rest, left[0], left_stop)
-        cells = screen.rows[screen.base + y] = trim_row(cells)
+        cells = screen.rows[entry] = trim_row(cells)
         if marks is not None:
             if moving:  # (the codes padded to the row: back to its last mark)
                 codes = codes[: len(codes) - _trailing_blanks(codes, _NO_MARK_RUNS)]
-            screen.marks[screen.base + y] = (codes[: len(cells)], marks[1])  # type: ignore[index]
+            screen.marks[entry] = (codes[: len(cells)], marks[1])  # type: ignore[index]
         screen.cells += len(cells) - size
-        screen.used[screen.base + y] = max(screen.used[screen.base + y], dx + nx)
+        screen.used[entry] = max(screen.used[entry], dx + nx)
         screen.touch(y)  # (ICH on a blank row counts it used)
         if screen.cells > self.max_live_cells:
             self.enforce_limits()
