@@ -20,6 +20,7 @@ from acp_transcript import _decoder_c  # the fuzzer is pointless without the cor
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029]")
 MODES = ("render", "strip")
 WIDE_COLUMNS = (250, 256, 300, 8191, 8192, 8193, 9000, 65535)
+TALL_ROWS = (2050, 2066, 2113, 4200)
 UNICODE = ("standard", "strict", "off")
 
 
@@ -42,9 +43,13 @@ def split_input(data: bytes) -> tuple[dict[str, object], list[bytes]]:
         # a quarter of them 64-200 rows tall, so that line moves rotate more rows than the core keeps on the
         # stack and from either end of the screen (_screen_c.pxi, screen_rotate); an eighth of those wide
         # instead, around the widths where the fallback's rows change how they are edited (a range compared
-        # whole from 256 cells, a row spliced with one copy from 8192: _screen_py, round 32)
+        # whole from 256 cells, a row spliced with one copy from 8192: _screen_py, round 32), and an eighth
+        # taller than 2,048 rows, where the fallback moves the rows above a line move near the top over
+        # spare entries (_screen_py, Screen; round 33)
         options.update(columns=1 + (limits * 7) % 40, rows=1 + limits % 9 if limits < 0xC0 else 64 + limits % 137)
-        if limits >= 0xF8:
+        if 0xF0 <= limits < 0xF8:
+            options.update(rows=TALL_ROWS[limits % 4])
+        elif limits >= 0xF8:
             options.update(columns=WIDE_COLUMNS[limits % 8], rows=3)
     size = 1 + cuts % 97 if cuts else len(payload) or 1
     return options, [payload[i : i + size] for i in range(0, len(payload), size)]
@@ -127,5 +132,10 @@ def seeds() -> list[bytes]:
     wide_edits = (b"\x1b[1;1H\x1b[@x\r\x1b[5000@\x1b[2;1H\x1b[3P\x1b[10G\x1b[300X\x1b[309G\x1b[1Kq\x1b[1;1H"
                   b"e\xcc\x81\x1b[4000@\r\x1b[500b\x1b[2K")
     wide = [header + b"ab" * 4200 + b"\r\n" + b"wxyz" * 2100 + wide_edits * 3 for header in (b"\x40\xf9\x00", b"\x48\xfc\x07")]
+    # Tall screens (round 33: TALL_ROWS, header limits 0xF0-0xF7): line feeds at the bottom one at a time, IL,
+    # DL and RI near the top, a block of lines, marks on the rows that move.
+    tall_moves = (b"\x1b[2050;1Hl\n\x1b7\x1b[1;1He\xcc\x81\x1b[2;1H\x1b[L\x1bM\x1b[3;1H\x1b[2M\x1b[60;1H\x1b[L"
+                  b"\x1b[2050;1H" + b"line\n" * 40 + b"\x1b[1;2050r\x1b[2050;1H\n\x1b[r")
+    tall = [header + tall_moves * 4 for header in (b"\x40\xf0\x00", b"\x48\xf4\x60")]
     return (small + [b"\x00\x00\x00" + full + edit * 64 for edit in edits] + [b"\x00\x00\x00" + body for body in large]
-            + wide)
+            + wide + tall)
