@@ -103,6 +103,17 @@ CASES = {
     "sized 80x65535: DL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
                                                 "b'\\x1b[M' * 21845"),
     "sized 80x65535: RI at the top": ("b'\\x1b[1;1H'", "b'\\x1bM' * 32768"),
+    # ...and in the middle, where neither twin's flat row order has a short side: a move shifts half the
+    # screen (32,767 row slots in the core, entries of five sequences in the fallback). Misses of both targets,
+    # kept measured: TerminalStore renders at most max_rows=1000 rows (benchmarks/README.md, round 33)
+    "sized 80x65535: IL at the middle row of full rows": (
+        "b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[32768;1H'", "b'\\x1b[L' * 21845"),
+    "sized 80x65535: DL at the middle row of full rows": (
+        "b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[32768;1H'", "b'\\x1b[M' * 21845"),
+    # a line feed at the bottom of a region in the middle is a lagged scroll in the core (round 12), but the
+    # next sequence that is not one settles it with a rotation of the region (ESC 7 here)
+    "sized 80x65535: x and LF and ESC 7 at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b7' * 16384"),
     "sized 80x65535: LF at the bottom": ("b'\\x1b[65535;1Hx'", "b'\\n' * 65536"),
     # the fallback takes runs of lines at the bottom many at a time (put_lines): one line a run is what
     # an attacker sends against that, a scroll of the whole tall screen per 3 bytes

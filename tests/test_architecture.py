@@ -51,10 +51,12 @@ ONLY_PY = {
     # screen_next_busy (no list: its callers stop at each one)
     ("Screen", "busy_rows"),
     # put_lines's block of rows leaves the top of the region at once (remove_rows; the core's lines come one
-    # LF at a time, screen_remove_row); the rows on the screen, which the core keeps as ``height``; and the
+    # LF at a time, screen_remove_row); the rows on the screen, which the core keeps as ``height``; the
     # spare entries before row 0, empty rows in each of the fallback's five sequences (the core's spare
-    # order entries are never read)
-    ("Screen", "remove_rows"), ("Screen", "row_count"), ("Screen", "empty_entries"),
+    # order entries are never read); and entries deleted or copied in all five at once (the core moves one
+    # array of 4-byte entries with a memmove)
+    ("Screen", "remove_rows"), ("Screen", "row_count"), ("Screen", "empty_entries"), ("Screen", "delete_entries"),
+    ("Screen", "copy_entries"),
 }
 ONLY_C = {
     # the same print, for the two kinds of run the core decodes into (bytes that are ASCII, UCS-4 cells)

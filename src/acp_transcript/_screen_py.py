@@ -242,29 +242,16 @@ class Screen:
         base = self.base
         n = b - a
         if b > _FEW_ABOVE + 1 or len(self.rows) - base - b <= _MANY_BELOW:
-            gone = slice(base + a, base + b)
-            del self.rows[gone]
-            if self.marks is not None:
-                del self.marks[gone]
-            del self.wrapped[gone], self.used[gone], self.busy[gone]
+            self.delete_entries(slice(base + a, base + b))
             return
         if a:
-            above, below = slice(base, base + a), slice(base + n, base + a + n)
-            self.rows[below] = self.rows[above]
-            if self.marks is not None:
-                self.marks[below] = self.marks[above]
-            self.wrapped[below] = self.wrapped[above]
-            self.used[below] = self.used[above]
-            self.busy[below] = self.busy[above]
+            self.copy_entries(slice(base + n, base + a + n), slice(base, base + a))
         self.empty_entries(base, base + n)
         base += n
         count = len(self.rows) - base
         if base > count + _SPARE_ROWS:
             cut = base - (count // 2 + _SPARE_ROWS)
-            del self.rows[:cut]
-            if self.marks is not None:
-                del self.marks[:cut]
-            del self.wrapped[:cut], self.used[:cut], self.busy[:cut]
+            self.delete_entries(slice(0, cut))
             base -= cut
         self.base = base
 
@@ -292,15 +279,25 @@ class Screen:
             self.busy[:0] = bytes(base)
         base -= 1
         if y:
-            above, below = slice(base, base + y), slice(base + 1, base + y + 1)
-            self.rows[above] = self.rows[below]
-            if self.marks is not None:
-                self.marks[above] = self.marks[below]
-            self.wrapped[above] = self.wrapped[below]
-            self.used[above] = self.used[below]
-            self.busy[above] = self.busy[below]
+            self.copy_entries(slice(base, base + y), slice(base + 1, base + y + 1))
         self.empty_entries(base + y, base + y + 1)
         self.base = base
+
+    def delete_entries(self, where: slice) -> None:
+        """The entries ``where`` leave each sequence."""
+        del self.rows[where]
+        if self.marks is not None:
+            del self.marks[where]
+        del self.wrapped[where], self.used[where], self.busy[where]
+
+    def copy_entries(self, to: slice, source: slice) -> None:
+        """The entries ``source`` of each sequence over the entries ``to`` (as many)."""
+        self.rows[to] = self.rows[source]
+        if self.marks is not None:
+            self.marks[to] = self.marks[source]
+        self.wrapped[to] = self.wrapped[source]
+        self.used[to] = self.used[source]
+        self.busy[to] = self.busy[source]
 
     def empty_entries(self, start: int, stop: int) -> None:
         """The entries [start, stop) of each sequence hold empty rows."""
@@ -1248,21 +1245,11 @@ class ScreenSink:
             screen.rotate(min(dy, py), max(dy, py) + n, d)
             vacated = _outside(py, dy, n)
         else:
-            to, source = slice(screen.base + dy, screen.base + dy + n), slice(screen.base + py, screen.base + py + n)
-            screen.rows[to] = screen.rows[source]
-            if screen.marks is not None:
-                screen.marks[to] = screen.marks[source]
-            screen.wrapped[to] = screen.wrapped[source]
-            screen.used[to] = screen.used[source]
-            screen.busy[to] = screen.busy[source]
+            base = screen.base
+            screen.copy_entries(slice(base + dy, base + dy + n), slice(base + py, base + py + n))
             vacated = _outside(py, dy, n)
-        for yy in vacated:
-            screen.rows[screen.base + yy] = ""
-            if screen.marks is not None:
-                screen.marks[screen.base + yy] = None
-            screen.wrapped[screen.base + yy] = False
-            screen.used[screen.base + yy] = 0
-            screen.busy[screen.base + yy] = 0
+        if vacated:
+            screen.empty_entries(screen.base + vacated.start, screen.base + vacated.stop)
         if self.hsize + py != 0 and (py < dy or py >= dy + n):
             self.unwrap(py - 1)
 
