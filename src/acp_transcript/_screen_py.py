@@ -191,10 +191,11 @@ class Screen:
     one of them with a memmove and no reference counting, a third of a list's time for one row.
 
     Row y is at index ``base + y`` of each of these sequences, not at y: the entries before it are spare
-    (empty rows), so that a row that leaves or comes in near the top moves the rows above it, not the ones
-    below (remove_row, insert_row). A line feed at the bottom of a 65,535-row screen moved every row, 1 MB
-    of memmove a line (0.146 MB/s; IL at row 2 0.34: benchmarks/README.md, round 33). The core keeps its
-    rows' order the same way, a window into a block with spare entries (_screen_c.pxi: screen_shift)."""
+    (empty rows), so that on a screen taller than _MANY_BELOW rows a row that leaves or comes in near the top
+    moves the rows above it, not the ones below (remove_row, insert_row). A line feed at the bottom of a
+    65,535-row screen moved every row, 1 MB of memmove a line (0.146 MB/s; IL at row 2 0.34:
+    benchmarks/README.md, round 33). The core keeps its rows' order the same way, a window into a block with
+    spare entries (_screen_c.pxi: screen_shift). In the middle of such a screen neither has a short side."""
 
     __slots__ = ("rows", "marks", "wrapped", "used", "cells", "busy", "base")
 
