@@ -90,6 +90,11 @@ CASES = {
     "sized 80x1000: x and SD 999 on the whole screen": ("b''", "b'x\\x1b[999T' * 9362"),
     "sized 80x1000: x and SU 999 on the alternate screen": ("b'\\x1b[?1049h'", "b'x\\x1b[999S' * 9362"),
     # erases of the whole screen visit only the rows that may hold something (Screen.busy_top/busy_bottom)
+    # the alternate screen entered and left again and again: a new screen and a look at each of its rows made
+    # each switch O(rows) in both twins (round 33: the screen left is emptied where it holds something and kept)
+    "sized 80x1000: CSI ? 1049 h then l": ("b''", "b'\\x1b[?1049h\\x1b[?1049l' * 65536"),
+    "sized 80x1000: CSI ? 1049 h, x on the last row, CSI ? 1049 l": (
+        "b''", "b'\\x1b[?1049h\\x1b[1000;1Hx\\x1b[?1049l' * 43690"),
     "sized 80x1000: ED 0 from the top": ("b''", "b'\\x1b[H\\x1b[J' * 10922"),
     "sized 80x1000: ED 2": ("b''", "b'\\x1b[2J' * 16384"),
     # ...which an attacker keeps wide with a character near each end: every row between is visited (ED 0), or
@@ -114,6 +119,7 @@ CASES = {
     # next sequence that is not one settles it with a rotation of the region (ESC 7 here)
     "sized 80x65535: x and LF and ESC 7 at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b7' * 16384"),
+    "sized 80x65535: CSI ? 1049 h then l": ("b''", "b'\\x1b[?1049h\\x1b[?1049l' * 65536"),
     "sized 80x65535: LF at the bottom": ("b'\\x1b[65535;1Hx'", "b'\\n' * 65536"),
     # the fallback takes runs of lines at the bottom many at a time (put_lines): one line a run is what
     # an attacker sends against that, a scroll of the whole tall screen per 3 bytes

@@ -1210,3 +1210,52 @@ def test_scrolls_and_line_moves_at_a_tall_screens_ends_again_and_again(both, mov
     screen = decoder._sink.screen
     assert screen.base <= rows + _screen_py._SPARE_ROWS and len(screen.rows) == screen.base + rows
     assert out + decoder.decode(b"", final=True) == c.sanitize(data, columns=12, rows=rows)
+
+
+def test_the_alternate_screen_comes_back_blank_each_time(both):
+    # leaving the alternate screen empties only the rows that may hold something and keeps it for the next
+    # entry (round 33: a new screen and a look at each row cost O(rows) a switch): what was drawn there never
+    # shows again, its cells are counted each time it is left, and after a resize it has the new height
+    c, py = both
+    draw = ("\x1b[?1049h\x1b[3;4r\x1b[2;1He\u0301\u4e2d" + "w" * 30 + "\x1b[4;1Hq\n\x1bM\x1b[r\x1b[6;1Hlast"
+            "\x1b[?1049l")
+    chunks = [f"main\r\n{draw}after\r\n{draw}".encode(), None, f"{draw}\x1b[?47h\x1b[9;1Hz\x1b[?47lend".encode()]
+    results = []
+    for impl in (c, py):
+        decoder = impl.TranscriptDecoder(columns=12, rows=6)
+        out = []
+        for chunk in chunks:
+            if chunk is None:
+                out.append(decoder.resize(12, 9))  # (taller: the kept alternate screen is not the new size)
+            else:
+                out.append(decoder.decode(chunk))
+                out.append(decoder.live)
+        out.append(decoder.decode(b"", final=True))
+        results.append((out, decoder.stats))
+    assert results[0] == results[1]
+    out, stats = results[1]
+    text = "".join(out)
+    assert "w" not in text and "z" not in text and "last" not in text and "q" not in text
+    once = py.TranscriptDecoder(columns=12, rows=6)  # the same drawing on a new alternate screen, once
+    once.decode(f"main\r\n{draw}".encode(), final=True)
+    assert once.stats["alt_screen_dropped"] > 20
+    assert stats["alt_screen_dropped"] == 3 * once.stats["alt_screen_dropped"] + 1  # (and z)
+
+
+def test_the_fallback_keeps_its_left_alternate_screen_blank_for_the_next_entry():
+    from acp_transcript import _decoder_py
+
+    decoder = _decoder_py.TranscriptDecoder(columns=10, rows=3000)  # (tall: spare entries too)
+    decoder.decode("\x1b[?1049h\x1b[3000;1Hx\x1b[1;1He\u0301\x1b[2;1H\x1b[L\n\x1b[?1049l".encode())
+    sink = decoder._sink
+    spare = sink.alt_spare
+    assert spare is not None and spare is not sink.screen and spare.cells == 0 and spare.marks is None
+    assert spare.row_count() == 3000 and not any(spare.rows) and not any(spare.busy) and not any(spare.used)
+    assert not any(spare.wrapped)
+    decoder.decode(b"\x1b[?47h")
+    assert sink.screen is spare and sink.alt_spare is None
+    decoder.decode(b"\x1b[?47l")
+    decoder.resize(10, 2999)
+    assert sink.alt_spare is None
+    decoder.decode(b"\x1b[?47h")
+    assert sink.screen is not spare and sink.screen.row_count() == 2999
