@@ -93,7 +93,7 @@ CASES = {
     # the alternate screen entered and left again and again: a new screen and a look at each of its rows made
     # each switch O(rows) in both twins (round 33: the screen left is emptied where it holds something and kept)
     "sized 80x1000: CSI ? 1049 h then l": ("b''", "b'\\x1b[?1049h\\x1b[?1049l' * 65536"),
-    "sized 80x1000: CSI ? 1049 h, x on the last row, CSI ? 1049 l": (
+    "sized 80x1000: CSI ? 1049 h then x on the last row then CSI ? 1049 l": (
         "b''", "b'\\x1b[?1049h\\x1b[1000;1Hx\\x1b[?1049l' * 43690"),
     "sized 80x1000: ED 0 from the top": ("b''", "b'\\x1b[H\\x1b[J' * 10922"),
     "sized 80x1000: ED 2": ("b''", "b'\\x1b[2J' * 16384"),
