@@ -120,6 +120,10 @@ CASES = {
     "sized 80x65535: x and LF and ESC 7 at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b7' * 16384"),
     "sized 80x65535: CSI ? 1049 h then l": ("b''", "b'\\x1b[?1049h\\x1b[?1049l' * 65536"),
+    # the whole screen rotated by a few rows: SU 2, and ED 2 after a row near the top (its rows to the history,
+    # the rest up: tmux's scroll-on-clear)
+    "sized 80x65535: x and SU 2 on the whole screen": ("b''", "b'\\x1b[1;1Hx\\x1b[2S' * 37449"),
+    "sized 80x65535: x on row 2 then ED 2": ("b''", "b'\\x1b[2;1Hx\\x1b[2J' * 32768"),
     "sized 80x65535: LF at the bottom": ("b'\\x1b[65535;1Hx'", "b'\\n' * 65536"),
     # the fallback takes runs of lines at the bottom many at a time (put_lines): one line a run is what
     # an attacker sends against that, a scroll of the whole tall screen per 3 bytes
