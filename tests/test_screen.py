@@ -1128,6 +1128,7 @@ screen_moves = st.one_of(
     st.tuples(st.just("remove then insert"), st.integers(0, 40), st.integers(0, 40)),
     st.tuples(st.just("remove block"), st.integers(0, 40), st.integers(1, 12)),
     st.tuples(st.just("rotate"), st.integers(0, 40), st.integers(0, 40), st.integers(-40, 40)),
+    st.tuples(st.just("rotate all"), st.integers(-40, 40)),  # (SU, SD, ED 2 of the whole screen)
     st.tuples(st.just("write"), st.integers(0, 40)),
 )
 
@@ -1162,6 +1163,12 @@ def test_the_fallback_screens_rows_keep_their_order_over_its_spare_entries(move_
             if d:
                 screen.rotate(a, b, d)
                 model[a:b] = model[b - d : b] + model[a : b - d]
+        elif kind == "rotate all":
+            if height > 1:
+                k = 1 + abs(move[1]) % (height - 1)
+                screen.rotate(0, height, k if move[1] >= 0 else -k)
+                d = k if move[1] >= 0 else height - k
+                model[:] = model[height - d :] + model[: height - d]
         else:
             y = move[1] % height
             written += 1
@@ -1204,6 +1211,8 @@ def test_scrolls_and_line_moves_at_a_tall_screens_ends_again_and_again(both, mov
             rounds.append(f"{bottom}" + "".join(f"plain {i}.{k}\n" for k in range(rows + 2)))  # put_lines
         if i % 4 == 1:
             rounds.append(f"\x1b[2;1H\x1b[2M\x1b[1;{rows}r\x1b[{rows};1H\n\x1b[r")  # DL, LF in a region
+        if i % 5 == 2:  # the whole screen rotated by a few rows: SU, SD, ED 2 after a row near the top
+            rounds.append(f"\x1b[1;1Hs\u0301\x1b[2S\x1b[{rows};1Hd\x1b[3T\x1b[2;1Hx\x1b[2J")
     data = "".join(rounds).encode()
     decoder = py.TranscriptDecoder(columns=12, rows=rows)
     out = "".join(decoder.decode(data[at : at + 97]) for at in range(0, len(data), 97))
