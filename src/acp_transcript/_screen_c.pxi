@@ -1329,6 +1329,7 @@ cdef class ScreenSink(Sink):
                     row = row_at(&self.screen, y)
                     self.stats[S_ALT] += row_written(row, 0, row.line.len)
                     self.empty_row(y)
+                    row_release(row)  # (nor a small buffer: the kept screen holds what a new one would)
                     y = screen_next_busy(&self.screen, y + 1, stop)
             screen_no_hole(&self.screen)
             self.screen.busy_top = PY_SSIZE_T_MAX
