@@ -1311,7 +1311,7 @@ cdef class ScreenSink(Sink):
             self.has_main = True
             screen_forget(&self.screen)
             if self.alt_spare.pool != NULL and self.alt_spare.height == self.height:
-                self.screen = self.alt_spare  # (every row blank, no hole, no busy range: as screen_new's)
+                self.screen = self.alt_spare  # (every row blank, no busy range: screen_blanked when it was left)
                 screen_forget(&self.alt_spare)
             else:
                 screen_free(&self.alt_spare)
@@ -1331,9 +1331,7 @@ cdef class ScreenSink(Sink):
                     self.empty_row(y)
                     row_release(row)  # (nor a small buffer: the kept screen holds what a new one would)
                     y = screen_next_busy(&self.screen, y + 1, stop)
-            screen_no_hole(&self.screen)
-            self.screen.busy_top = PY_SSIZE_T_MAX
-            self.screen.busy_bottom = -1
+            screen_blanked(&self.screen, 0, self.screen.height)
             screen_free(&self.alt_spare)
             self.alt_spare = self.screen
             self.screen = self.main
