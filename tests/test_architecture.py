@@ -53,11 +53,11 @@ ONLY_PY = {
     # put_lines's block of rows leaves the top of the region at once (remove_rows; the core's lines come one
     # LF at a time, screen_remove_row); the rows on the screen, which the core keeps as ``height``; the
     # spare entries before row 0, empty rows in each of the fallback's five sequences (the core's spare
-    # order entries are never read); entries deleted or copied in all five at once (the core moves one
+    # order entries are never read); entries deleted, read or written in all five at once (the core moves one
     # array of 4-byte entries with a memmove); and a whole tall screen rotated by its ends (screen_rotate
     # moves the core's window) over spare entries made as needed
     ("Screen", "remove_rows"), ("Screen", "row_count"), ("Screen", "empty_entries"), ("Screen", "delete_entries"),
-    ("Screen", "copy_entries"), ("Screen", "rotate_ends"), ("Screen", "make_spare"),
+    ("Screen", "entries"), ("Screen", "set_entries"), ("Screen", "rotate_ends"), ("Screen", "make_spare"),
 }
 ONLY_C = {
     # the same print, for the two kinds of run the core decodes into (bytes that are ASCII, UCS-4 cells)

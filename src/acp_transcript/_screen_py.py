@@ -246,7 +246,7 @@ class Screen:
             self.delete_entries(slice(base + a, base + b))
             return
         if a:
-            self.copy_entries(slice(base + n, base + a + n), slice(base, base + a))
+            self.set_entries(slice(base + n, base + a + n), self.entries(slice(base, base + a)))
         self.empty_entries(base, base + n)
         base += n
         count = len(self.rows) - base
@@ -272,7 +272,7 @@ class Screen:
         self.make_spare(1)
         base = self.base - 1
         if y:
-            self.copy_entries(slice(base, base + y), slice(base + 1, base + y + 1))
+            self.set_entries(slice(base, base + y), self.entries(slice(base + 1, base + y + 1)))
         self.empty_entries(base + y, base + y + 1)
         self.base = base
 
@@ -282,8 +282,7 @@ class Screen:
         k = abs(d)
         rows = len(self.rows)
         ends = slice(self.base, self.base + k) if d < 0 else slice(rows - k, rows)
-        moved = (self.rows[ends], self.marks[ends] if self.marks is not None else None, self.wrapped[ends],
-                 self.used[ends], self.busy[ends])
+        moved = self.entries(ends)
         if d < 0:
             self.remove_rows(0, k)
             ends = slice(len(self.rows), len(self.rows))  # (appended)
@@ -292,9 +291,7 @@ class Screen:
             self.make_spare(k)
             self.base -= k
             ends = slice(self.base, self.base + k)
-        self.rows[ends], marks, self.wrapped[ends], self.used[ends], self.busy[ends] = moved
-        if self.marks is not None:
-            self.marks[ends] = marks  # type: ignore[assignment]
+        self.set_entries(ends, moved)
 
     def make_spare(self, n: int) -> None:
         """At least n spare entries before row 0: when there are fewer, half the rows (and n, and _SPARE_ROWS)
@@ -317,14 +314,16 @@ class Screen:
             del self.marks[where]
         del self.wrapped[where], self.used[where], self.busy[where]
 
-    def copy_entries(self, to: slice, source: slice) -> None:
-        """The entries ``source`` of each sequence over the entries ``to`` (as many)."""
-        self.rows[to] = self.rows[source]
+    def entries(self, where: slice) -> tuple:  # type: ignore[type-arg]
+        """The entries ``where`` of each sequence (marks None when the screen has none)."""
+        return (self.rows[where], self.marks[where] if self.marks is not None else None, self.wrapped[where],
+                self.used[where], self.busy[where])
+
+    def set_entries(self, where: slice, entries: tuple) -> None:  # type: ignore[type-arg]
+        """``entries`` (from entries()) over the entries ``where`` of each sequence, as many or, at an end, more."""
+        self.rows[where], marks, self.wrapped[where], self.used[where], self.busy[where] = entries
         if self.marks is not None:
-            self.marks[to] = self.marks[source]
-        self.wrapped[to] = self.wrapped[source]
-        self.used[to] = self.used[source]
-        self.busy[to] = self.busy[source]
+            self.marks[where] = marks
 
     def empty_entries(self, start: int, stop: int) -> None:
         """The entries [start, stop) of each sequence hold empty rows."""
@@ -1294,7 +1293,7 @@ class ScreenSink:
             vacated = _outside(py, dy, n)
         else:
             base = screen.base
-            screen.copy_entries(slice(base + dy, base + dy + n), slice(base + py, base + py + n))
+            screen.set_entries(slice(base + dy, base + dy + n), screen.entries(slice(base + py, base + py + n)))
             vacated = _outside(py, dy, n)
         if vacated:
             screen.empty_entries(screen.base + vacated.start, screen.base + vacated.stop)
