@@ -471,8 +471,8 @@ cdef extern from *:
     }
     /* An ordinary cell: a character that is no cell kind (< 0x20) and that nothing per character needs to
        look at on the way out: below U+1F000 (the black flag, tag characters) and none of the Unicode
-       policy's characters there (_policy_c.policy_char: U+00AD, U+061C, U+180E, U+200B-U+200F,
-       U+2028-U+202E, U+2060-U+2069, U+FEFF). Every script is ordinary: before, all of U+00AD-U+2069 was
+       policy's characters there (_policy_c.policy_char's, in whole ranges: U+00AD, U+061C, U+180E,
+       U+200B-U+200F, U+2028-U+202E, U+2060-U+2069, U+FEFF; note_char then tells the joiners apart). Every script is ordinary: before, all of U+00AD-U+2069 was
        not (Greek, Cyrillic, Hebrew, Arabic, Indic, Thai: a call to note_char per character).
        acp_ordinary_common is the test most ordinary cells pass (0x20-0xAC, U+206A-U+1EFFF but U+FEFF) at
        a third of the exact one's cost; the loops take the exact test only where it fails. Both are
