@@ -92,6 +92,8 @@ ONLY_C = {
     ("TranscriptDecoder", "row_chunks"),
     # put_run's clean test on its own (chunk by chunk on a chunked row; the fallback's is _clean_span)
     ("ScreenSink", "clean_take"),
+    # put_stuck's test, for print_ascii's and print_cps's runs (the fallback's one caller, put_text, tests inline)
+    ("ScreenSink", "stuck"),
     # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
     ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),
     # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)

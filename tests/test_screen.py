@@ -594,6 +594,77 @@ def test_twins_agree_on_rep_of_any_character(both, ops, columns, rows):
     assert outputs[0] == outputs[1]
 
 
+# Auto-wrap off (round 34): text from the last column on is written there one character over the other
+# (put_stuck), and REP of a one-cell character but a space fills the rest of the row (fill_run), where each
+# character was a put_char (REP then CR at 1000 columns: 0.01 MB/s in the fallback, 1 in the core). The model
+# is the fallback with both shortcuts off, a put_char a character; the fallback and the core must agree with
+# it call by call, and on the counters (each character written over another at the last column is one cell
+# overwritten; a space on a blank cell writes nothing). Runs of spaces, wide characters and marks at the
+# last column, and one-column screens (the cursor goes past the margin there).
+STUCK_TEXT = [b"x" * 7, b"ab  cd  ef", b"   ", b"  q ", b"xyz" * 5 + b"   ", b"a" * 40, "e\u0301".encode(),
+              "\u4e2d".encode(), "\u00e9\u00e8\u00ea".encode(), "\u2588".encode(), b"\x1b[5b", b"\x1b[40b",
+              b"\x1b[?7l", b"\x1b[?7l", b"\x1b[4h", b"\x1b[4l", b"\r", b"\x1b[999C", b"\x1b[2D"]
+
+
+class _PutCharModel:
+    """The fallback's ScreenSink with put_stuck and auto-wrap-off fills done a put_char a character."""
+
+    def __enter__(self) -> None:
+        sink = _screen_py.ScreenSink
+        self.saved = sink.put_stuck, sink.fill_run
+        fill_run = sink.fill_run
+
+        def put_stuck(self, text, start, end):  # type: ignore[no-untyped-def]
+            for char in text[start:end]:
+                self.put_char(char, 1)
+
+        def fill_run_wrapping(self, char, width, count):  # type: ignore[no-untyped-def]
+            return fill_run(self, char, width, count) if self.wrap else count
+
+        sink.put_stuck, sink.fill_run = put_stuck, fill_run_wrapping
+
+    def __exit__(self, *exc: object) -> None:
+        _screen_py.ScreenSink.put_stuck, _screen_py.ScreenSink.fill_run = self.saved
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(STUCK_TEXT), screen_ops), max_size=40),
+       st.one_of(st.integers(1, 3), st.integers(1, 12)), st.integers(1, 4), st.integers(1, 64))
+def test_auto_wrap_off_shortcuts_are_put_char(both, ops, columns, rows, size):
+    data = b"\x1b[?7l" + b"".join(ops)
+    chunks = [data[i : i + size] for i in range(0, len(data), size)]
+    results = []
+    for impl, model in ((both[1], True), (both[1], False), (both[0], False)):
+        decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
+        if model:
+            with _PutCharModel():
+                calls = [decoder.decode(chunk) for chunk in chunks] + [decoder.decode(b"", final=True)]
+        else:
+            calls = [decoder.decode(chunk) for chunk in chunks] + [decoder.decode(b"", final=True)]
+        results.append((calls, decoder.stats))
+    assert results[1] == results[0]
+    assert results[2] == results[0]
+
+
+def test_auto_wrap_off_text_and_rep_at_the_last_column():
+    """The counts the shortcuts make, worked by hand at 4 columns: "abcdefg" leaves "abcg", d on the blank
+    last cell and e, f, g each written over the one before; spaces on a blank last cell write nothing, a
+    space over a character is written (and counted), and REP fills the rest of the row."""
+    from acp_transcript import _decoder_c, _decoder_py
+
+    for impl in (_decoder_c, _decoder_py):
+        decoder = impl.TranscriptDecoder(columns=4, rows=2)
+        out = decoder.decode(b"\x1b[?7labcdefg\r\n")
+        assert decoder.stats["cells_overwritten"] == 3
+        out += decoder.decode(b"xyz    \r\n")  # (the spaces on the blank last cell: nothing)
+        assert decoder.stats["cells_overwritten"] == 3
+        out += decoder.decode(b"xyzq  w")  # (q on the blank cell, then a space over q, one over it, w)
+        assert decoder.stats["cells_overwritten"] == 6
+        out += decoder.decode(b"\rx\x1b[40b")  # (x over x; REP: 3 more, over y, z and w)
+        assert decoder.stats["cells_overwritten"] == 10
+        assert out + decoder.decode(b"", final=True) == "abcg\nxyz\nxxxx", impl.__name__
+
+
 @settings(max_examples=examples(60))
 @given(sized_streams(max_ops=60), st.integers(0, 200), st.integers(1, 30), st.integers(1, 10))
 def test_twins_agree_across_a_resize(both, case, at, columns, rows):

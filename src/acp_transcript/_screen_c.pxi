@@ -942,6 +942,9 @@ cdef class ScreenSink(Sink):
             if self.wrap and not self.zwj and not self.insert:  # (insert mode: a character at a time, as tmux)
                 self.put_ascii(text + i, NULL, n - i)
                 break
+            if self.stuck(n - i):
+                self.put_stuck(text, NULL, i, n)
+                break
             self.put_char(text[i], 1)
             i += 1
         return 0
@@ -959,13 +962,17 @@ cdef class ScreenSink(Sink):
         if self.lag:
             self.settle()
         while i < n:
-            if self.wrap and not self.zwj and not self.insert and cps[i] < 0x7F:
+            if cps[i] < 0x7F and (self.wrap or self.stuck(3)) and not self.zwj and not self.insert:
                 k = i + 1
                 while k < n and cps[k] < 0x7F:
                     k += 1
-                self.put_ascii(NULL, cps + i, k - i)
-                i = k
-                continue
+                if self.wrap:
+                    self.put_ascii(NULL, cps + i, k - i)
+                    i = k
+                    continue
+                if self.stuck(k - i):
+                    i = self.put_stuck(NULL, cps, i, k)
+                    continue
             width = char_width(cps[i])
             if self.wrap and not self.zwj and not self.insert and width and (width == 1 or self.columns > 1):
                 if i >= run_end:  # the run's end, found once: put_char takes its characters one at a time
@@ -982,7 +989,7 @@ cdef class ScreenSink(Sink):
 
     cdef Py_ssize_t put_run(self, const uint32_t *cps, Py_ssize_t n, int width) except -1 nogil:
         """_screen_py.ScreenSink.put_run: characters of one width (1 or 2; no space, no ZWJ) with auto-wrap
-        on, a row's worth at a time, while the cells they cover hold no marks and no padding but a wide
+        on (off: no more than fit on the row; repeat), a row's worth at a time, while the cells they cover hold no marks and no padding but a wide
         character's own, and the cell after them is no padding (_screen_py._clean_span): then what
         put_char does to them one at a time, its clearing of padding included, is writing their cells.
         Returns how many were written (put_char takes the rest)."""
@@ -1073,9 +1080,11 @@ cdef class ScreenSink(Sink):
         return take
 
     cdef int fill_run(self, uint32_t char, Py_ssize_t n) except -1 nogil:
-        """REP of a one-cell character that is not ASCII, with auto-wrap on: print_cps's writes (put_run
-        where clean_take says, put_char for the character over a cell where it does not) as fills, so that
-        REP costs what put_fill's does, not a cell written one by one (8 MB/s at 1000 columns)."""
+        """REP of a one-cell character that is not ASCII, with auto-wrap on, or of any one-cell character but
+        a space, with auto-wrap off: print_cps's or print_ascii's writes (put_run where clean_take says, put_char for the
+        character over a cell where it does not) as fills, so that REP costs what put_fill's does, not a
+        cell written one by one (8 MB/s at 1000 columns; with auto-wrap off 1 MB/s, round 34). (A space
+        on a blank cell writes nothing, where a fill would write it.)"""
         cdef Py_ssize_t sx = self.columns, cx, take, i
         cdef Row *row
         cdef uint32_t *dst
@@ -1083,6 +1092,8 @@ cdef class ScreenSink(Sink):
             self.settle()
         while n > 0:
             if self.cx > sx - 1:
+                if not self.wrap:  # (REP stops at the margin: n was at most what is left of the row)
+                    return 0
                 self.linefeed(True)
                 self.cx = 0
             cx = self.cx
@@ -1101,6 +1112,8 @@ cdef class ScreenSink(Sink):
                 self.finish_cells()
             n -= take
             self.cx = cx + take
+            if not self.wrap and self.cx > sx - 1 and sx > 1:  # (put_char keeps it at the last column)
+                self.cx = sx - 1
         return 0
 
     cdef int execute(self, uint8_t byte) except -1 nogil:
@@ -1255,11 +1268,13 @@ cdef class ScreenSink(Sink):
             if self.lag and not self.fits_cursor_row(count):  # (a print before it may have kept the lag)
                 self.settle()
             return self.put_fill(char, count)
+        if not self.wrap and not self.zwj and not self.insert and char != 0x20 and (char < 0x7F or char_width(char) == 1):
+            return self.fill_run(char, count)  # (a space is put_char's: on a blank cell it writes nothing)
         if 0x20 <= char < 0x7F:
             memset(self.scratch, char, count)
             return self.print_ascii(<const uint8_t *>self.scratch, count)
-        width = char_width(char) if self.wrap and not self.zwj and not self.insert else 0  # (0: print_cps decides)
-        if width == 1:
+        width = char_width(char) if not self.zwj and not self.insert else 0  # (0: print_cps decides)
+        if width == 1:  # (auto-wrap on: off, it went to fill_run above)
             return self.fill_run(char, count)
         for i in range(count):
             self.scratch[i] = char
@@ -1271,7 +1286,15 @@ cdef class ScreenSink(Sink):
                 self.settle()
             i = 0
             while i < count:
-                k = i + self.put_run(self.scratch + i, count - i, 2)
+                if self.wrap:
+                    k = i + self.put_run(self.scratch + i, count - i, 2)
+                else:  # what fits of the row as put_run's pairs, the rest dropped (put_char: 1.6 MB/s at
+                    if self.cx > self.columns - 2:  # 1000 columns, the fallback 0.01; round 34)
+                        return 0
+                    k = (self.columns - self.cx) // 2
+                    k = i + self.put_run(self.scratch + i, count - i if count - i < k else k, 2)
+                    if self.cx > self.columns - 1:  # (put_char keeps the cursor at the last column)
+                        self.cx = self.columns - 1
                 if k == i:
                     self.put_char(char, 2)
                     k += 1
@@ -1382,6 +1405,37 @@ cdef class ScreenSink(Sink):
             start += take
             self.cx = cx + take
         return 0
+
+    cdef inline bint stuck(self, Py_ssize_t n) noexcept nogil:
+        """Whether n characters of printable ASCII (3 or more) at the cursor, with auto-wrap off, all go to
+        the last column or all are dropped: the cursor is there or past it (put_char). Each then cost a
+        put_char, and an ASCII run of a 64 KiB chunk 64 Ki of them (put_stuck)."""
+        return n > 2 and not self.wrap and not self.zwj and not self.insert and self.columns > 1 \
+            and self.cx >= self.columns - 1
+
+    cdef Py_ssize_t put_stuck(self, const uint8_t *text, const uint32_t *cps, Py_ssize_t i, Py_ssize_t n) except -1 nogil:
+        """Printable ASCII [i, n) (bytes ``text`` or cells ``cps``) where ``stuck`` says, as put_char writes
+        it one character at a time (_screen_py.ScreenSink.put_stuck): past the margin every one is dropped;
+        at the last column (tmux's screen_write_cell keeps the cursor there with auto-wrap off) each is
+        written over the one before, so only the last stays, and each that is written over a character
+        counts as one cell overwritten. A space on a blank cell writes nothing, so the spaces up to the
+        first other character are skipped while the cell is blank. Returns n."""
+        cdef Py_ssize_t last = n - 1, x = self.columns - 1
+        cdef Row *row
+        if self.cx > x:
+            return n
+        self.put_char(text[i] if text != NULL else cps[i], 1)  # (clears a wide character there: put_char)
+        i += 1
+        row = row_at(&self.screen, self.cy)
+        if x >= row.line.len or row_cell(row, x) == BLANK:
+            while i < last and (text[i] if text != NULL else cps[i]) == 0x20:
+                i += 1
+            if i < last:
+                self.put_char(text[i] if text != NULL else cps[i], 1)
+                i += 1
+        self.stats[S_OVERWRITTEN] += last - i  # (the cell holds a character: each of [i, last) writes over one)
+        self.put_char(text[last] if text != NULL else cps[last], 1)
+        return n
 
     cdef int put_fill(self, uint32_t char, Py_ssize_t n) except -1 nogil:
         """Printable ASCII ``char`` n times with auto-wrap on (REP), as put_ascii writes it: the cells it

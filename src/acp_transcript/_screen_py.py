@@ -75,6 +75,7 @@ _WIDE = tuple(value + (index & 1) for index, value in enumerate(WIDE))
 # Text that is all one-cell characters (most of it): below U+0300 the table has no zero-width or wide
 # character (``tests/test_widths.py`` checks), and the parser never prints a control.
 _ASCII_RUN = re.compile("[\x20-\x7e]*")
+_SPACES = re.compile(" *")
 NARROW_BELOW = 0x300
 WIDE_BELOW = 0x1100  # no character below is wide (tests/test_widths.py checks)
 
@@ -736,8 +737,10 @@ class ScreenSink:
         count = min(count, self.columns - self.cx)
         if count <= 0:
             return
-        if (self.wrap and not self.zwj and not self.insert and count > 1
-                and (" " <= char <= "~" or _CELL_TEXT.fullmatch(char))):
+        # (with auto-wrap off a space is put_char's: on a blank cell it writes nothing, where a fill writes it;
+        # and the fill stops at the margin, the rest of a wide character's copies dropped as put_char drops them)
+        if (not self.zwj and not self.insert and count > 1
+                and (" " <= char <= "~" or _CELL_TEXT.fullmatch(char)) and (self.wrap or char != " ")):
             width = char_width(char)
             if width == 1 or self.columns > 1:
                 count = self.fill_run(char, width, count)
@@ -751,6 +754,8 @@ class ScreenSink:
         cell = char if width == 1 else char + PAD
         while count:
             if self.cx > sx - width:
+                if not self.wrap:  # (REP stops at the margin: count was at most what is left of the row)
+                    return 0
                 self.linefeed(True)
                 self.cx = 0
             cx = self.cx
@@ -772,7 +777,8 @@ class ScreenSink:
                 if held < 0:
                     break
             self.write_cells(self.cy, cx, run, held, same)
-            self.cx = stop
+            # (with auto-wrap off put_char keeps the cursor at the last column, on a screen wider than one)
+            self.cx = sx - 1 if stop > sx - 1 and not self.wrap and sx > 1 else stop
             count -= take
         return count
 
@@ -886,9 +892,38 @@ class ScreenSink:
                     if done > start:
                         start = done
                         continue
+            elif self.cx >= self.columns - 1 and self.columns > 1 and not self.zwj:  # (insert mode returned above)
+                stop = _ASCII_RUN.match(text, start).end()  # type: ignore[union-attr]  # matches ""
+                if stop - start > 2:
+                    self.put_stuck(text, start, stop)
+                    start = stop
+                    continue
             char = text[start]
             self.put_char(char, char_width(char))
             start += 1
+
+    def put_stuck(self, text: str, start: int, end: int) -> None:
+        """Printable ASCII text[start:end] (3 characters or more) with auto-wrap off, the cursor at the last
+        column or past it, as put_char writes it one character at a time: past the margin every one is
+        dropped; at the last column (tmux's screen_write_cell keeps the cursor there with auto-wrap off)
+        each is written over the one before, so only the last stays, and each that is written over a
+        character counts as one cell overwritten. A space on a blank cell writes nothing, so the spaces up
+        to the first other character are skipped while the cell is blank. Each was a put_char before (a
+        64 KiB line 64 Ki of them: 0.01 MB/s for REP then CR at 1000 columns; round 34)."""
+        x = self.columns - 1
+        if self.cx > x:
+            return
+        last = end - 1
+        self.put_char(text[start], 1)  # (clears a wide character there: put_char)
+        i = start + 1
+        row = self.screen.rows[self.screen.base + self.cy]
+        if x >= len(row) or row[x] == BLANK:
+            i = _SPACES.match(text, i, last).end()  # type: ignore[union-attr]  # matches ""
+            if i < last:
+                self.put_char(text[i], 1)
+                i += 1
+        self.stats["cells_overwritten"] += last - i  # (the cell holds a character: each of [i, last) writes over one)
+        self.put_char(text[last], 1)
 
     def put_ascii(self, text: str, start: int, end: int) -> None:
         """ASCII text[start:end] with auto-wrap on, a row's worth at a time."""
