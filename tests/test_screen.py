@@ -602,16 +602,18 @@ def test_twins_agree_on_rep_of_any_character(both, ops, columns, rows):
 # overwritten; a space on a blank cell writes nothing). Runs of spaces, wide characters and marks at the
 # last column, and one-column screens (the cursor goes past the margin there).
 STUCK_TEXT = [b"x" * 7, b"ab  cd  ef", b"   ", b"  q ", b"xyz" * 5 + b"   ", b"a" * 40, "e\u0301".encode(),
+              b" \x1b[9b", b" \x1b[40b", b"\r \x1b[40b", b"\r\x1b[2C \x1b[40b", "\u4e2d \u6587".encode(),
               "\u4e2d".encode(), "\u00e9\u00e8\u00ea".encode(), "\u2588".encode(), b"\x1b[5b", b"\x1b[40b",
               b"\x1b[?7l", b"\x1b[?7l", b"\x1b[4h", b"\x1b[4l", b"\r", b"\x1b[999C", b"\x1b[2D"]
 
 
 class _PutCharModel:
-    """The fallback's ScreenSink with put_stuck and auto-wrap-off fills done a put_char a character."""
+    """The fallback's ScreenSink with put_stuck and auto-wrap-off fills (put_spaces, fill_run) done a
+    put_char a character."""
 
     def __enter__(self) -> None:
         sink = _screen_py.ScreenSink
-        self.saved = sink.put_stuck, sink.fill_run
+        self.saved = sink.put_stuck, sink.fill_run, sink.put_spaces
         fill_run = sink.fill_run
 
         def put_stuck(self, text, start, end):  # type: ignore[no-untyped-def]
@@ -621,13 +623,16 @@ class _PutCharModel:
         def fill_run_wrapping(self, char, width, count):  # type: ignore[no-untyped-def]
             return fill_run(self, char, width, count) if self.wrap else count
 
-        sink.put_stuck, sink.fill_run = put_stuck, fill_run_wrapping
+        sink.put_stuck, sink.fill_run, sink.put_spaces = put_stuck, fill_run_wrapping, lambda self, count: count
 
     def __exit__(self, *exc: object) -> None:
-        _screen_py.ScreenSink.put_stuck, _screen_py.ScreenSink.fill_run = self.saved
+        sink = _screen_py.ScreenSink
+        sink.put_stuck, sink.fill_run, sink.put_spaces = self.saved
 
 
 @settings(max_examples=examples(300), deadline=None)
+@example(["\u4e2d\u6587ab\u4e2d\r \x1b[9b".encode()], 10, 2, 64)  # (padding cleared by spaces: put_spaces)
+@example(["\u4e2d\u6587ab\u4e2d\r \x1b[9b\x1b[10G|".encode()], 10, 2, 64)  # (...the last one's too)
 @given(st.lists(st.one_of(st.sampled_from(STUCK_TEXT), screen_ops), max_size=40),
        st.one_of(st.integers(1, 3), st.integers(1, 12)), st.integers(1, 4), st.integers(1, 64))
 def test_auto_wrap_off_shortcuts_are_put_char(both, ops, columns, rows, size):

@@ -76,6 +76,7 @@ _WIDE = tuple(value + (index & 1) for index, value in enumerate(WIDE))
 # character (``tests/test_widths.py`` checks), and the parser never prints a control.
 _ASCII_RUN = re.compile("[\x20-\x7e]*")
 _SPACES = re.compile(" *")
+_HOLDING = re.compile(f"[^{re.escape(BLANK)}{re.escape(PAD)}]")  # a cell that holds a character
 NARROW_BELOW = 0x300
 WIDE_BELOW = 0x1100  # no character below is wide (tests/test_widths.py checks)
 
@@ -739,13 +740,39 @@ class ScreenSink:
             return
         # (with auto-wrap off a space is put_char's: on a blank cell it writes nothing, where a fill writes it;
         # and the fill stops at the margin, the rest of a wide character's copies dropped as put_char drops them)
-        if (not self.zwj and not self.insert and count > 1
+        if char == " " and not self.wrap and not self.zwj and not self.insert:
+            count = self.put_spaces(count)
+        elif (not self.zwj and not self.insert and count > 1
                 and (" " <= char <= "~" or _CELL_TEXT.fullmatch(char)) and (self.wrap or char != " ")):
             width = char_width(char)
             if width == 1 or self.columns > 1:
                 count = self.fill_run(char, width, count)
         if count:
             self.put_text(char * count)
+
+    def put_spaces(self, count: int) -> int:
+        """REP of a space with auto-wrap off (``count`` at most what is left of the row), as put_char writes
+        each, where the cells are clean (_clean_span): a space over a character is written (and counts as
+        one cell overwritten), over a blank cell nothing, and a wide character's padding is cleared by the
+        space over it. The cells from the first character to the last as one write (the padding after the
+        last cleared first, as put_char's overwrite does), where each was a put_char (REP of a space then CR
+        at 1000 columns: 0.0066 MB/s; round 34). Returns how many are left for put_text (cells not clean)."""
+        sx = self.columns
+        cx = self.cx
+        stop = cx + count
+        row = self.screen.rows[self.screen.base + self.cy]
+        held = _clean_span(row, cx, stop)
+        if held < 0:
+            return count
+        span = row[cx:stop]
+        last = len(span.rstrip(BLANK + PAD)) - 1  # (the last character's cell; its padding follows it)
+        if last >= 0:
+            first = _HOLDING.search(span).start()  # type: ignore[union-attr]  # (one holds a character)
+            self.overwrite(cx + last, cx + last + 1, 1, False)
+            cells = _HOLDING.sub(" ", span[first : last + 1]).replace(PAD, BLANK)
+            self.write_cells(self.cy, cx + first, cells, held)
+        self.cx = sx - 1 if stop > sx - 1 and sx > 1 else stop
+        return 0
 
     def fill_run(self, char: str, width: int, count: int) -> int:
         """REP's rows: put_wrapped for ``count`` copies of one character of ``width`` cells. Returns how
