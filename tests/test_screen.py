@@ -633,6 +633,7 @@ class _PutCharModel:
 @settings(max_examples=examples(300), deadline=None)
 @example(["\u4e2d\u6587ab\u4e2d\r \x1b[9b".encode()], 10, 2, 64)  # (padding cleared by spaces: put_spaces)
 @example(["\u4e2d\u6587ab\u4e2d\r \x1b[9b\x1b[10G|".encode()], 10, 2, 64)  # (...the last one's too)
+@example(["x \u0301 \r \x1b[9b".encode()], 10, 2, 64)  # (spaces over spaces, one of them marked)
 @given(st.lists(st.one_of(st.sampled_from(STUCK_TEXT), screen_ops), max_size=40),
        st.one_of(st.integers(1, 3), st.integers(1, 12)), st.integers(1, 4), st.integers(1, 64))
 def test_auto_wrap_off_shortcuts_are_put_char(both, ops, columns, rows, size):

@@ -76,7 +76,7 @@ _WIDE = tuple(value + (index & 1) for index, value in enumerate(WIDE))
 # character (``tests/test_widths.py`` checks), and the parser never prints a control.
 _ASCII_RUN = re.compile("[\x20-\x7e]*")
 _SPACES = re.compile(" *")
-_HOLDING = re.compile(f"[^{re.escape(BLANK)}{re.escape(PAD)}]")  # a cell that holds a character
+_HOLDING = re.compile(f"[^{re.escape(BLANK)}{re.escape(PAD)}]+")  # cells that hold a character
 NARROW_BELOW = 0x300
 WIDE_BELOW = 0x1100  # no character below is wide (tests/test_widths.py checks)
 
@@ -769,8 +769,10 @@ class ScreenSink:
         if last >= 0:
             first = _HOLDING.search(span).start()  # type: ignore[union-attr]  # (one holds a character)
             self.overwrite(cx + last, cx + last + 1, 1, False)
-            cells = _HOLDING.sub(" ", span[first : last + 1]).replace(PAD, BLANK)
-            self.write_cells(self.cy, cx + first, cells, held)
+            held_cells = span[first : last + 1]
+            cells = _HOLDING.sub(_spaces_over, held_cells).replace(PAD, BLANK)  # (a run at a time)
+            same = cells == held_cells and not _marked(_codes_at(self.screen, self.cy), cx + first, cx + last + 1)
+            self.write_cells(self.cy, cx + first, cells, held, same)  # (same: spaces over spaces, REP again)
         self.cx = sx - 1 if stop > sx - 1 and sx > 1 else stop
         return 0
 
@@ -1715,6 +1717,11 @@ class ScreenSink:
     def restore_state(self) -> None:
         cx, cy, self.origin = self.saved
         self.cursormove(cx, cy, False)
+
+
+def _spaces_over(match: re.Match[str]) -> str:
+    """put_spaces: a run of cells that hold characters, each written over by a space."""
+    return " " * (match.end() - match.start())
 
 
 def _clean_span(row: str, start: int, stop: int) -> int:
