@@ -3,7 +3,7 @@ moves by 20-50% between runs, so builds are timed alternately, each in its own p
 of each is kept.
 
     python benchmarks/ab.py --src OLD/src --src src [--mode render|strip|sized] [--size MB] [--rounds 2]
-                            [--impl c|py]
+                            [--impl c|py] [--corpora NAME,...]
 
 OLD is a worktree of another commit built in place (``git worktree add OLD <commit>`` and
 ``python setup.py build_ext --inplace`` there). Each process decodes ``--size`` MB of every corpus
@@ -29,8 +29,9 @@ sys.path.insert(0, {src!r})
 sys.path.insert(0, {here!r})
 import corpora
 from acp_transcript import {module} as implementation
-for name, make in corpora.CORPORA.items():
-    data = make({size})
+everything = {{**corpora.CORPORA, **corpora.SHAPES}}
+for name in {names!r}:
+    data = everything[name]({size})
     chunks = [data[i : i + 4096] for i in range(0, len(data), 4096)]
     best = float("inf")
     for _ in range({repeat}):
@@ -55,19 +56,21 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="times each build runs, alternating")
     parser.add_argument("--impl", default="c", choices=["c", "py"],
                         help="the compiled core (best of 7) or the fallback (best of 3)")
+    parser.add_argument("--corpora", help="comma-separated names from corpora.CORPORA and corpora.SHAPES "
+                        "(default: every corpus of CORPORA)")
     args = parser.parse_args()
+    names = args.corpora.split(",") if args.corpora else list(corpora.CORPORA)
     module, repeat = ("_decoder_c", 7) if args.impl == "c" else ("_decoder_py", 3)
     options = {"mode": args.mode} if args.mode != "sized" else {"columns": 80, "rows": 24}
     best: dict[str, dict[str, float]] = {src: {} for src in args.src}
     for _ in range(args.rounds):
         for src in args.src:
             code = CHILD.format(src=os.path.abspath(src), here=HERE, size=args.size * 1_000_000, options=options,
-                                module=module, repeat=repeat)
+                                module=module, repeat=repeat, names=names)
             result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
             for line in result.stdout.splitlines():
                 name, rate = line.rsplit(" ", 1)
                 best[src][name] = max(best[src].get(name, 0.0), float(rate))
-    names = list(corpora.CORPORA)
     print(f"{module}: decode() MB/s, mode {args.mode}, {args.size} MB per corpus in 4 KiB chunks, best of {repeat} x "
           f"{args.rounds} rounds")
     print("| build | " + " | ".join(names) + " |")

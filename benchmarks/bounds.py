@@ -38,6 +38,10 @@ CASES = {
     "huge moves after a Latin-1 character (CUF 1024)": ("b''", "'\\u00e9\\x1b[1024C'.encode() * 7281"),
     "huge repeats of a Latin-1 character (REP 1024)": ("b''", "'\\u00e9\\x1b[1024b'.encode() * 7281"),
     "huge repeats of a wide character (REP 1024)": ("b''", "'\\u4e2d\\x1b[1024b'.encode() * 6553"),
+    # ...and huge moves after a character the Unicode policy shows or passes (its pass over the call's text
+    # went a cell at a time before round 34: 6.2-6.6 MB/s; a str of two bytes a character, output-bound)
+    "huge moves after a bidi override (CUF 1024)": ("b''", "'\\u202e\\x1b[1024C'.encode() * 7281"),
+    "huge moves after a zero-width joiner (CUF 1024)": ("b''", "'\\u200d\\x1b[1024C'.encode() * 7281"),
     # ...each 64 KiB call of them after one of plain text: until round 29 the output was checked after each
     # step of the input only, and a step was 64 KiB after text that made a cell a byte (27 MB of cells staged)
     "plain text then huge repeats of a wide character (alternate 64 KiB calls)": (
@@ -148,6 +152,16 @@ CASES = {
         "'\\u4e2d'.encode() * 500 + b'\\r'", "'\\u4e2d\\x1b[65535b\\r'.encode() * 6553"),
     "sized 1000x24: REP of e-acute over a row of wide characters + CR": (
         "'\\u4e2d'.encode() * 500 + b'\\r'", "'\\u00e9\\x1b[65535b\\r'.encode() * 6553"),
+    # auto-wrap off (DECAWM, CSI ? 7 l): text past the last column is written there one character over the
+    # other, and REP (up to the margin) was a put_char a character in both twins (round 34: found by timing
+    # the fuzz corpus unit by unit); now the last of a run, and fills. REP of a space stays put_char's (a space
+    # on a blank cell writes nothing, so it is no fill): a miss of both targets, kept measured
+    "sized 1000x24: auto-wrap off: REP full row + CR": ("b'\\x1b[?7l' + b'x' * 1000 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),
+    "sized 1000x24: auto-wrap off: lines of 4 KiB": ("b'\\x1b[?7l'", "(b'x' * 4095 + b'\\n') * 16"),
+    "sized 1000x24: auto-wrap off: REP of a wide character + CR": (
+        "b'\\x1b[?7l'", "'\\u4e2d\\x1b[65535b\\r'.encode() * 6553"),
+    "sized 1000x24: auto-wrap off: REP of a space over a row + CR": (
+        "b'\\x1b[?7l' + b'x' * 1000 + b'\\r'", "b' \\x1b[65535b\\r' * 6553"),
     # a sized row is chunks once an edit would rewrite more than a chunk of it (round 19), as the window's
     # long lines: the issue's rows at the widest row the API allows
     "sized 65535x24: REP full row + CR": ("b'x' * 65535 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),

@@ -100,6 +100,11 @@ SHAPES = {
     "a CR before every line": lambda size: _frames([b"\r" + b"x" * 100 + b"\n"], size),
     "frames that grow": lambda size: _frames([b"\r" + "\u2588".encode() * k for k in range(60)], size),
     "random bytes": lambda size: random.Random(1).randbytes(size),
+    # characters the Unicode policy shows or passes, in log lines (round 34: one such character made the
+    # core's policy pass walk a call's whole text a cell at a time; the joiners started it for nothing)
+    "one bidi mark a 4 KiB": lambda size: _repeat((b"x" * 60 + b" ok\n") * 63 + b"x" * 40 + "\u202eabc\n".encode(), size),
+    "a ZWJ emoji a line": lambda size: _repeat(("build step \U0001f469\u200d\U0001f4bb done " + "y" * 50 + "\n").encode(), size),
+    "Persian with ZWNJ": lambda size: _repeat(("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 " * 10 + "\n").encode(), size),
     **{
         name: (lambda text: lambda size: _repeat(f"\x1b[36m{text}\x1b[0m\n".encode(), size))(text)
         for name, text in [
