@@ -603,6 +603,7 @@ def test_twins_agree_on_rep_of_any_character(both, ops, columns, rows):
 # last column, and one-column screens (the cursor goes past the margin there).
 STUCK_TEXT = [b"x" * 7, b"ab  cd  ef", b"   ", b"  q ", b"xyz" * 5 + b"   ", b"a" * 40, "e\u0301".encode(),
               b" \x1b[9b", b" \x1b[40b", b"\r \x1b[40b", b"\r\x1b[2C \x1b[40b", "\u4e2d \u6587".encode(),
+              b"\rx\x1b[40b\r\x1b[3C\x1b[2X\r \x1b[40b",  # (a row of fills with blanks in it, then spaces)
               "\u4e2d".encode(), "\u00e9\u00e8\u00ea".encode(), "\u2588".encode(), b"\x1b[5b", b"\x1b[40b",
               b"\x1b[?7l", b"\x1b[?7l", b"\x1b[4h", b"\x1b[4l", b"\r", b"\x1b[999C", b"\x1b[2D"]
 
@@ -631,17 +632,28 @@ class _PutCharModel:
 
 
 @settings(max_examples=examples(300), deadline=None)
-@example(["\u4e2d\u6587ab\u4e2d\r \x1b[9b".encode()], 10, 2, 64)  # (padding cleared by spaces: put_spaces)
-@example(["\u4e2d\u6587ab\u4e2d\r \x1b[9b\x1b[10G|".encode()], 10, 2, 64)  # (...the last one's too)
-@example(["x \u0301 \r \x1b[9b".encode()], 10, 2, 64)  # (spaces over spaces, one of them marked)
+@example(["\u4e2d\u6587ab\u4e2d\r \x1b[9b".encode()], 10, 2, 64, 512)  # (padding cleared by spaces: put_spaces)
+@example(["\u4e2d\u6587ab\u4e2d\r \x1b[9b\x1b[10G|".encode()], 10, 2, 64, 512)  # (...the last one's too)
+@example(["x \u0301 \r \x1b[9b".encode()], 10, 2, 64, 512)  # (spaces over spaces, one of them marked)
+@example([b"\rx\x1b[40b\r\x1b[3C\x1b[2X\r \x1b[40b"], 10, 2, 64, 2)  # (...over a chunked row with blanks)
 @given(st.lists(st.one_of(st.sampled_from(STUCK_TEXT), screen_ops), max_size=40),
-       st.one_of(st.integers(1, 3), st.integers(1, 12)), st.integers(1, 4), st.integers(1, 64))
-def test_auto_wrap_off_shortcuts_are_put_char(both, ops, columns, rows, size):
+       st.one_of(st.integers(1, 3), st.integers(1, 12)), st.integers(1, 4), st.integers(1, 64),
+       st.sampled_from([512, 1, 2, 5]))
+def test_auto_wrap_off_shortcuts_are_put_char(both, ops, columns, rows, size, chunk_cells):
+    """(The core's rows are chunks once an edit would touch more than ``chunk_cells``: small ones make these
+    rows chunks, as the fuzz harness does.)"""
     data = b"\x1b[?7l" + b"".join(ops)
     chunks = [data[i : i + size] for i in range(0, len(data), size)]
     results = []
     for impl, model in ((both[1], True), (both[1], False), (both[0], False)):
-        decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
+        if impl is both[0]:
+            previous = impl._set_line_chunk_cells(chunk_cells)
+            try:
+                decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
+            finally:
+                impl._set_line_chunk_cells(previous)
+        else:
+            decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
         if model:
             with _PutCharModel():
                 calls = [decoder.decode(chunk) for chunk in chunks] + [decoder.decode(b"", final=True)]

@@ -1138,6 +1138,21 @@ cdef class ScreenSink(Sink):
                 n -= 1
                 continue
             end = cx + take if cx + take < row.line.len else row.line.len
+            if end > cx and row_written(row, cx, end) == end - cx:
+                # every cell holds a character of one cell (a wide one's padding would not count, and
+                # clean_take leaves out a wide character whose padding is past them): spaces over all of
+                # them, a fill as fill_run's. REP of a space over the row it blanked, again and again, then
+                # costs what REP of another character does (9.4 -> 150 MB/s at 1000 columns, round 34)
+                if self.fills_chunks(row, cx, end - cx):
+                    self.fill_chunks(self.cy, row, cx, end - cx, 0x20)
+                else:
+                    dst = self.prepare_cells(self.cy, cx, end - cx, True)
+                    for i in range(end - cx):
+                        dst[i] = 0x20
+                    self.finish_cells()
+                n -= take
+                self.cx = cx + take if cx + take <= sx - 1 or sx == 1 else sx - 1
+                continue
             old = flat_cells(row)
             if old == NULL and end > cx:  # (a chunked row: laid out flat, as row_text does)
                 grow(<void **>&self.flat, &self.flat_cap, row.line.len, sizeof(uint32_t), 64)
