@@ -94,6 +94,8 @@ ONLY_C = {
     ("ScreenSink", "clean_take"),
     # put_stuck's test, for print_ascii's and print_cps's runs (the fallback's one caller, put_text, tests inline)
     ("ScreenSink", "stuck"),
+    # REP of a wide character over its own pairs on a flat row (the fallback's fill_run compares the same cells)
+    ("ScreenSink", "same_pairs"),
     # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
     ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),
     # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)

@@ -604,6 +604,7 @@ def test_twins_agree_on_rep_of_any_character(both, ops, columns, rows):
 STUCK_TEXT = [b"x" * 7, b"ab  cd  ef", b"   ", b"  q ", b"xyz" * 5 + b"   ", b"a" * 40, "e\u0301".encode(),
               b" \x1b[9b", b" \x1b[40b", b"\r \x1b[40b", b"\r\x1b[2C \x1b[40b", "\u4e2d \u6587".encode(),
               b"\rx\x1b[40b\r\x1b[3C\x1b[2X\r \x1b[40b",  # (a row of fills with blanks in it, then spaces)
+              "\r\u4e2d\x1b[40b".encode(), "\r\u4e2d\x1b[40b\x1b[3G\u0301".encode(),  # (REP over its own pairs)
               "\u4e2d".encode(), "\u00e9\u00e8\u00ea".encode(), "\u2588".encode(), b"\x1b[5b", b"\x1b[40b",
               b"\x1b[?7l", b"\x1b[?7l", b"\x1b[4h", b"\x1b[4l", b"\r", b"\x1b[999C", b"\x1b[2D"]
 
@@ -636,6 +637,8 @@ class _PutCharModel:
 @example(["\u4e2d\u6587ab\u4e2d\r \x1b[9b\x1b[10G|".encode()], 10, 2, 64, 512)  # (...the last one's too)
 @example(["x \u0301 \r \x1b[9b".encode()], 10, 2, 64, 512)  # (spaces over spaces, one of them marked)
 @example([b"\rx\x1b[40b\r\x1b[3C\x1b[2X\r \x1b[40b"], 10, 2, 64, 2)  # (...over a chunked row with blanks)
+@example(["\r\u4e2d\x1b[40b".encode()] * 3, 10, 2, 64, 512)  # (REP of a wide character over its own pairs)
+@example([("\u4e2d" * 4 + "\x1b[7G\x1b[X\x1b[P\r\u4e2d\x1b[2b\x1b[8G|").encode()], 8, 2, 64, 512)  # (stray padding)
 @given(st.lists(st.one_of(st.sampled_from(STUCK_TEXT), screen_ops), max_size=40),
        st.one_of(st.integers(1, 3), st.integers(1, 12)), st.integers(1, 4), st.integers(1, 64),
        st.sampled_from([512, 1, 2, 5]))
