@@ -106,6 +106,8 @@ CASES = {
     "sized 80x1000: x on rows 2 and 1000 then ED 0 from row 2": (
         "b''", "b'\\x1b[2;1Hx\\x1b[1000;1Hx\\x1b[2;1H\\x1b[J' * 2520"),
     "sized 80x1000: x on the last row then ED 2": ("b''", "b'\\x1b[1000;1Hx\\x1b[2J' * 4681"),
+    # ...and a small max_live_cells on a tall screen: every write past it (round 34, as above)
+    "sized 80x1000 (max_live_cells=100): REP 1024 then LF": ("b''", "b'x\\x1b[1024b\\n' * 7281"),
     "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
                                                 "b'\\x1b[L' * 21845"),
     # ...DL there, and RI at the top: the fallback moves the rows above over spare entries (round 33)
@@ -123,6 +125,11 @@ CASES = {
     # next sequence that is not one settles it with a rotation of the region (ESC 7 here)
     "sized 80x65535: x and LF and ESC 7 at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b7' * 16384"),
+    # every row written: past max_live_cells (1 Mi cells, 13,108 rows of 80) the topmost rows go to the
+    # history, and each write past it read all the rows emptied before (round 34: 1.9 MB/s in the core, 0.08
+    # in the fallback); now the rows that may hold something
+    "sized 80x65535: every row written past max_live_cells": (
+        "b''", "b''.join(b'\\x1b[%d;1H' % y + b'x' * 80 for y in range(1, 65536))"),
     "sized 80x65535: CSI ? 1049 h then l": ("b''", "b'\\x1b[?1049h\\x1b[?1049l' * 65536"),
     # the whole screen rotated by a few rows: SU 2, and ED 2 after a row near the top (its rows to the history,
     # the rest up: tmux's scroll-on-clear)
@@ -190,6 +197,8 @@ OPTIONS = {
     **{name: {"columns": 80, "rows": 65535} for name in CASES if name.startswith("sized 80x65535")},
     **{name: {"columns": 1000, "rows": 24} for name in CASES if name.startswith("sized 1000x24")},
     **{name: {"columns": 65535, "rows": 24} for name in CASES if name.startswith("sized 65535x24")},
+    # (after the sizes above, which it would otherwise take)
+    "sized 80x1000 (max_live_cells=100): REP 1024 then LF": {"columns": 80, "rows": 1000, "max_live_cells": 100},
 }
 
 CHILD = r"""

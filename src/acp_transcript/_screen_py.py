@@ -1253,12 +1253,18 @@ class ScreenSink:
         """SPEC 2.8 bounds: while the screen holds more than max_live_cells cells, its topmost row with
         cells that the cursor is not on is committed (discarded on the alternate screen) and emptied."""
         screen = self.screen
-        for y in range(self.height):
-            if screen.cells <= self.max_live_cells:
+        y = 0
+        while screen.cells > self.max_live_cells:
+            # (the rows that may hold something, Screen.busy: the rows emptied before are blank, and each
+            # write past the limit read them all again; 80x65,535 with every row written: 0.08 MB/s, round 34)
+            entry = screen.busy.find(1, screen.base + y, screen.base + self.height)
+            if entry < 0:
                 return
-            if y != self.cy and screen.rows[screen.base + y]:
+            y = entry - screen.base
+            if y != self.cy and screen.rows[entry]:
                 self.to_history(y)
                 self.empty_row(y)
+            y += 1
 
     # ------------------------------------------------------------------ rows (tmux's grid.c)
     #
