@@ -137,5 +137,11 @@ def seeds() -> list[bytes]:
     tall_moves = (b"\x1b[2050;1Hl\n\x1b7\x1b[1;1He\xcc\x81\x1b[2;1H\x1b[L\x1bM\x1b[3;1H\x1b[2M\x1b[60;1H\x1b[L"
                   b"\x1b[2050;1H" + b"line\n" * 40 + b"\x1b[1;2050r\x1b[2050;1H\n\x1b[r")
     tall = [header + tall_moves * 4 for header in (b"\x40\xf0\x00", b"\x48\xf4\x60")]
+    # Auto-wrap off on a wide row (round 34): text past the last column, REP of x, of a space over it and over
+    # blanks, of a wide character twice over its own pairs, stray padding, with the header of a 256-column
+    # screen and of a small one.
+    nowrap = (b"\x1b[?7l" + b"ab cd " * 60 + b"\rx\x1b[300b\r \x1b[300b\r\x1b[5C\x1b[9X\r \x1b[300b"
+              + "\r\u4e2d\x1b[300b\r\u4e2d\x1b[300b\x1b[7G\x1b[X\x1b[P\r\u4e2d\x1b[2b\x1b[?7h\n".encode())
+    nowrap_seeds = [header + nowrap * 3 for header in (b"\x40\xf9\x00", b"\x40\x0b\x00")]
     return (small + [b"\x00\x00\x00" + full + edit * 64 for edit in edits] + [b"\x00\x00\x00" + body for body in large]
-            + wide + tall)
+            + wide + tall + nowrap_seeds)
