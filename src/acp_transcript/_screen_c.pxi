@@ -962,14 +962,17 @@ cdef class ScreenSink(Sink):
         if self.lag:
             self.settle()
         while i < n:
-            if cps[i] < 0x7F and (self.wrap or self.stuck(3)) and not self.zwj and not self.insert:
+            if self.wrap and not self.zwj and not self.insert and cps[i] < 0x7F:
                 k = i + 1
                 while k < n and cps[k] < 0x7F:
                     k += 1
-                if self.wrap:
-                    self.put_ascii(NULL, cps + i, k - i)
-                    i = k
-                    continue
+                self.put_ascii(NULL, cps + i, k - i)
+                i = k
+                continue
+            if not self.wrap and cps[i] < 0x7F and self.stuck(3):  # (the same run with auto-wrap off, stuck)
+                k = i + 1
+                while k < n and cps[k] < 0x7F:
+                    k += 1
                 if self.stuck(k - i):
                     i = self.put_stuck(NULL, cps, i, k)
                     continue
