@@ -106,6 +106,10 @@ CASES = {
     "sized 80x1000: x on rows 2 and 1000 then ED 0 from row 2": (
         "b''", "b'\\x1b[2;1Hx\\x1b[1000;1Hx\\x1b[2;1H\\x1b[J' * 2520"),
     "sized 80x1000: x on the last row then ED 2": ("b''", "b'\\x1b[1000;1Hx\\x1b[2J' * 4681"),
+    # one column (the narrowest size an agent can declare): each character a row, wrapped, scrolled to the
+    # history; a line longer than a chunk of input goes row by row in the fallback (put_lines takes whole
+    # lines only). A miss of its target, kept measured (round 34)
+    "sized 1x24: lines of 100000 characters": ("b''", "b'x' * 100000 + b'\\n'"),
     # ...and a small max_live_cells on a tall screen: every write past it (round 34, as above)
     "sized 80x1000 (max_live_cells=100): REP 1024 then LF": ("b''", "b'x\\x1b[1024b\\n' * 7281"),
     "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
@@ -197,6 +201,7 @@ OPTIONS = {
     **{name: {"columns": 80, "rows": 65535} for name in CASES if name.startswith("sized 80x65535")},
     **{name: {"columns": 1000, "rows": 24} for name in CASES if name.startswith("sized 1000x24")},
     **{name: {"columns": 65535, "rows": 24} for name in CASES if name.startswith("sized 65535x24")},
+    "sized 1x24: lines of 100000 characters": {"columns": 1, "rows": 24},
     # (after the sizes above, which it would otherwise take)
     "sized 80x1000 (max_live_cells=100): REP 1024 then LF": {"columns": 80, "rows": 1000, "max_live_cells": 100},
 }
