@@ -88,7 +88,7 @@ ONLY_C = {
     # rows are strs of cells (their marks in a str beside them), _row_chunks the tests' view
     ("ScreenSink", "chunk_row"), ("ScreenSink", "finish_cells"), ("ScreenSink", "begin_write"),
     ("ScreenSink", "end_write"), ("ScreenSink", "put_cell"), ("ScreenSink", "fills_chunks"),
-    ("ScreenSink", "fill_chunks"),
+    ("ScreenSink", "fill_chunks"), ("ScreenSink", "write_fill"),
     ("TranscriptDecoder", "row_chunks"),
     # put_run's clean test on its own (chunk by chunk on a chunked row; the fallback's is _clean_span)
     ("ScreenSink", "clean_take"),

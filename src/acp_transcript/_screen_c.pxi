@@ -992,8 +992,8 @@ cdef class ScreenSink(Sink):
 
     cdef Py_ssize_t put_run(self, const uint32_t *cps, Py_ssize_t n, int width) except -1 nogil:
         """_screen_py.ScreenSink.put_run: characters of one width (1 or 2; no space, no ZWJ) with auto-wrap
-        on (off: no more than fit on the row; repeat), a row's worth at a time, while the cells they cover hold no marks and no padding but a wide
-        character's own, and the cell after them is no padding (_screen_py._clean_span): then what
+        on (off: no more than fit on the row; repeat), a row's worth at a time, while the cells they cover
+        hold no marks and no padding but a wide character's own, and the cell after them is no padding (_screen_py._clean_span): then what
         put_char does to them one at a time, its clearing of padding included, is writing their cells.
         Returns how many were written (put_char takes the rest)."""
         cdef Py_ssize_t sx = self.columns, cx, take, start = 0, k
@@ -1084,13 +1084,12 @@ cdef class ScreenSink(Sink):
 
     cdef int fill_run(self, uint32_t char, Py_ssize_t n) except -1 nogil:
         """REP of a one-cell character that is not ASCII, with auto-wrap on, or of any one-cell character but
-        a space, with auto-wrap off: print_cps's or print_ascii's writes (put_run where clean_take says, put_char for the
-        character over a cell where it does not) as fills, so that REP costs what put_fill's does, not a
-        cell written one by one (8 MB/s at 1000 columns; with auto-wrap off 1 MB/s, round 34). (A space
-        on a blank cell writes nothing, where a fill would write it.)"""
-        cdef Py_ssize_t sx = self.columns, cx, take, i
+        a space, with auto-wrap off: print_cps's or print_ascii's writes (put_run where clean_take says,
+        put_char for the character over a cell where it does not) as fills, so that REP costs what
+        put_fill's does, not a cell written one by one (8 MB/s at 1000 columns; with auto-wrap off 1 MB/s,
+        round 34). (A space on a blank cell writes nothing, where a fill would write it.)"""
+        cdef Py_ssize_t sx = self.columns, cx, take
         cdef Row *row
-        cdef uint32_t *dst
         if self.lag:
             self.settle()
         while n > 0:
@@ -1106,18 +1105,27 @@ cdef class ScreenSink(Sink):
                 self.put_char(char, 1)
                 n -= 1
                 continue
-            if self.fills_chunks(row, cx, take):
-                self.fill_chunks(self.cy, row, cx, take, char)
-            else:
-                dst = self.prepare_cells(self.cy, cx, take, True)
-                for i in range(take):
-                    dst[i] = char
-                self.finish_cells()
+            self.write_fill(row, cx, take, char)
             n -= take
-            self.cx = cx + take
-            if not self.wrap and self.cx > sx - 1 and sx > 1:  # (put_char keeps it at the last column)
-                self.cx = sx - 1
+            self.cx = self.cursor_after(cx + take)
         return 0
+
+    cdef inline int write_fill(self, Row *row, Py_ssize_t x, Py_ssize_t n, uint32_t char) except -1 nogil:
+        """n cells of ``char`` from column x of the cursor's row, counting what they overwrite: a fill chunk
+        where the row is chunks or becomes them, else cells (fill_run's, put_spaces')."""
+        cdef uint32_t *dst
+        cdef Py_ssize_t i
+        if self.fills_chunks(row, x, n):
+            return self.fill_chunks(self.cy, row, x, n, char)
+        dst = self.prepare_cells(self.cy, x, n, True)
+        for i in range(n):
+            dst[i] = char
+        return self.finish_cells()
+
+    cdef inline Py_ssize_t cursor_after(self, Py_ssize_t x) noexcept nogil:
+        """The cursor after characters were written up to column x (exclusive): with auto-wrap off put_char
+        keeps it at the last column, on a screen wider than one (_screen_py.ScreenSink.cursor_after)."""
+        return self.columns - 1 if not self.wrap and x > self.columns - 1 and self.columns > 1 else x
 
     cdef bint same_pairs(self, uint32_t char, Py_ssize_t k) except -1 nogil:
         """REP of a wide character with auto-wrap off over a flat row that holds its k copies at the cursor
@@ -1148,7 +1156,7 @@ cdef class ScreenSink(Sink):
         The cells from the first character to the last as one write, the padding after the last cleared
         first (put_char's overwrite); put_char for a cell that is not clean (REP of a space then CR at 1000
         columns: 0.87 MB/s a put_char a cell; round 34)."""
-        cdef Py_ssize_t sx = self.columns, cx, take, end, first, last, i
+        cdef Py_ssize_t cx, take, end, first, last, i
         cdef Row *row
         cdef const uint32_t *old
         cdef uint32_t *dst
@@ -1168,15 +1176,9 @@ cdef class ScreenSink(Sink):
                 # clean_take leaves out a wide character whose padding is past them): spaces over all of
                 # them, a fill as fill_run's. REP of a space over the row it blanked, again and again, then
                 # costs what REP of another character does (9.4 -> 150 MB/s at 1000 columns, round 34)
-                if self.fills_chunks(row, cx, end - cx):
-                    self.fill_chunks(self.cy, row, cx, end - cx, 0x20)
-                else:
-                    dst = self.prepare_cells(self.cy, cx, end - cx, True)
-                    for i in range(end - cx):
-                        dst[i] = 0x20
-                    self.finish_cells()
+                self.write_fill(row, cx, end - cx, 0x20)
                 n -= take
-                self.cx = cx + take if cx + take <= sx - 1 or sx == 1 else sx - 1
+                self.cx = self.cursor_after(cx + take)
                 continue
             old = flat_cells(row)
             if old == NULL and end > cx:  # (a chunked row: laid out flat, as row_text does)
@@ -1199,7 +1201,7 @@ cdef class ScreenSink(Sink):
                 memcpy(dst, self.scratch, (last + 1 - first) * sizeof(uint32_t))
                 self.finish_cells()
             n -= take
-            self.cx = cx + take if cx + take <= sx - 1 or sx == 1 else sx - 1
+            self.cx = self.cursor_after(cx + take)
         return 0
 
     cdef int execute(self, uint8_t byte) except -1 nogil:
@@ -1385,8 +1387,7 @@ cdef class ScreenSink(Sink):
                         k += i
                     else:
                         k = i + self.put_run(self.scratch + i, k, 2)
-                    if self.cx > self.columns - 1:  # (put_char keeps the cursor at the last column)
-                        self.cx = self.columns - 1
+                    self.cx = self.cursor_after(self.cx)
                 if k == i:
                     self.put_char(char, 2)
                     k += 1

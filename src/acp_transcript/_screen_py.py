@@ -757,7 +757,6 @@ class ScreenSink:
         space over it. The cells from the first character to the last as one write (the padding after the
         last cleared first, as put_char's overwrite does), where each was a put_char (REP of a space then CR
         at 1000 columns: 0.0066 MB/s; round 34). Returns how many are left for put_text (cells not clean)."""
-        sx = self.columns
         cx = self.cx
         stop = cx + count
         row = self.screen.rows[self.screen.base + self.cy]
@@ -773,8 +772,13 @@ class ScreenSink:
             cells = _HOLDING.sub(_spaces_over, held_cells).replace(PAD, BLANK)  # (a run at a time)
             same = cells == held_cells and not _marked(_codes_at(self.screen, self.cy), cx + first, cx + last + 1)
             self.write_cells(self.cy, cx + first, cells, held, same)  # (same: spaces over spaces, REP again)
-        self.cx = sx - 1 if stop > sx - 1 and sx > 1 else stop
+        self.cx = self.cursor_after(stop)
         return 0
+
+    def cursor_after(self, x: int) -> int:
+        """The cursor after characters were written up to column x (exclusive): with auto-wrap off put_char
+        keeps it at the last column, on a screen wider than one."""
+        return self.columns - 1 if not self.wrap and x > self.columns - 1 and self.columns > 1 else x
 
     def fill_run(self, char: str, width: int, count: int) -> int:
         """REP's rows: put_wrapped for ``count`` copies of one character of ``width`` cells. Returns how
@@ -806,8 +810,7 @@ class ScreenSink:
                 if held < 0:
                     break
             self.write_cells(self.cy, cx, run, held, same)
-            # (with auto-wrap off put_char keeps the cursor at the last column, on a screen wider than one)
-            self.cx = sx - 1 if stop > sx - 1 and not self.wrap and sx > 1 else stop
+            self.cx = self.cursor_after(stop)
             count -= take
         return count
 
