@@ -79,6 +79,9 @@ ONLY_C = {
     # long lines as chunks once edited (_chunks_c.pxi), so that REP/ECH/EL/ICH/DCH cost what they change; the
     # fallback's lines are str, where a slice is already the whole cost of such an edit
     ("LineWindow", "chunked"), ("LineWindow", "write_chunked"),
+    # ...and a gap past a line's end further than a move goes (after an erase under the cursor) is a fill there
+    # (the fallback pads a str, one copy: its cost is the gap's bytes, not a cell at a time)
+    ("LineWindow", "in_chunks"),
     ("LineWindow", "cursor_line"),  # a pointer to the line to edit in place (see replace_line in ONLY_PY)
     ("TranscriptDecoder", "line_chunks"),  # _line_chunks, the tests' view of those chunks (their bound)
     # ...and a sized screen's long rows (Row.line): made chunks once an edit would touch more than a chunk

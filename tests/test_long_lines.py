@@ -184,3 +184,50 @@ def test_an_erase_again_over_part_of_what_was_erased_counts_the_rest(both, secon
         results.append((decoder.decode(data), decoder.live, decoder.stats["cells_overwritten"]))
     assert results[0] == results[1]
     assert results[0][2] == overwritten
+
+
+# A line of text and blank runs, long enough for written_in's blocks (a run of 0-9,000 cells each).
+BLANK_RUNS = st.lists(st.tuples(st.booleans(), st.integers(0, 9000)), max_size=8).map(
+    lambda runs: "".join((_window_py.BLANK if blank else "x\u4e2d"[size % 2]) * size for blank, size in runs)
+)
+
+
+@settings(max_examples=examples(200))
+@given(BLANK_RUNS, st.integers(0, 40000), st.integers(0, 40000))
+def test_written_in_counts_the_cells_that_are_not_blank(line, start, length):
+    # The fallback's count of the written cells in a range compares whole blocks with blanks and counts the
+    # others (round 35): the same number as counting every cell, for ranges inside, across and past the line.
+    stop = start + length
+    assert _window_py.written_in(line, start, stop) == _window_py.written(line[start:stop])
+
+
+@pytest.mark.parametrize("erase", [b"\x1b[2K", b"\x1b[1K", b"\x1b[K\x1b[1K"])
+def test_a_character_far_past_a_line_erased_under_the_cursor_is_a_fill(both, erase):
+    # An erase leaves the cursor where it was; a move goes at most max_jump past a line's text, so only such
+    # a cursor writes further out. The core writes that gap as one fill of a chunked line (in_chunks), where
+    # it padded the gap again after each erase (3.5 MB/s; round 35): the same text and stats as the fallback.
+    compiled, fallback = both
+    data = [b"\x1b[1024Cx" * 63 + erase, (b"\x1b[1024Cx" + erase) * 3 + b"y", b"\x1b[2;1Hz\x1b[1;1H", b"\x1b[65000G+"]
+    results = [run(module, data, {}, live=True) for module in (compiled, fallback)]
+    assert results[0] == results[1]
+    decoder = compiled.TranscriptDecoder()
+    decoder.decode(b"".join(data[:2]))
+    [(length, count, _)] = decoder._line_chunks()
+    assert length == 63 * 1025 + 4 and count == 2  # a fill of blanks, then the three x and the y
+
+
+# Lines of bytes with gaps (text, then a move of up to 5,000 cells: max_jump=5000), long enough for the core's
+# count of written bytes to cross its 16-byte steps and its 4,080-byte blocks (acp_count_written_bytes; a gap
+# of 4,096 blanks or more is a block in which every byte lane counts 255).
+GAPPED_LINE = st.lists(st.tuples(st.integers(1, 40), st.integers(0, 5000)), min_size=1, max_size=12).map(
+    lambda parts: b"".join(b"x" * text + b"\x1b[%dC" % gap for text, gap in parts)
+)
+
+
+@settings(max_examples=examples(100))
+@given(st.lists(GAPPED_LINE, min_size=1, max_size=6), st.sampled_from([b"\n", b"\x1b[2K\n", b"\r\x1b[3C\x1b[K\n"]))
+def test_written_cells_of_gapped_lines_are_counted_as_the_fallback_counts_them(both, lines, end):
+    # Pushed out of the alternate window (alt_screen_dropped), and erased (cells_overwritten).
+    data = b"\x1b[?1049h" + b"".join(line + end for line in lines)
+    results = [run(module, [data], {"live_lines": 2, "max_jump": 5000}, live=False) for module in both]
+    assert results[0] == results[1]

@@ -242,6 +242,23 @@ cdef class LineWindow:
             return 1
         return 0
 
+    cdef inline int in_chunks(self, Line *line) except -1 nogil:
+        """Is the cursor line written as chunks: it is one, or an edit inside it makes it one (chunked()), or
+        the cursor is further past its end than a move takes it (max_jump past its text, SPEC 2.3 bounds;
+        at least a chunk)? Only an erase or a delete under the cursor, or a restored cursor, leaves such a
+        gap, and a line of blanks padded up to the cursor again after each (a character, then EL 2, the cursor
+        far out) cost the gap's cells a character with nothing to show for them (3.5 MB/s; round 35): in
+        chunks the gap is one fill."""
+        if line.chunked != NULL:
+            return 1
+        if self.col < line.len:
+            return self.chunked(line)
+        if self.col - line.len > self.max_jump and self.col - line.len > self.chunk_size:
+            line_widen(line)
+            line_to_chunks(line, self.chunk_size)
+            return 1
+        return 0
+
     cdef int write_chunked(self, const uint32_t *cps, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         """prepare_write and the copy, on a chunked line: ``cps`` (or the bytes ``text``) at the cursor."""
         cdef Line *line = self.cursor_line()
@@ -310,7 +327,7 @@ cdef class LineWindow:
             if part > n:
                 part = n
             line = self.cursor_line()
-            if line.chunked != NULL or (self.col < line.len and self.chunked(line)):
+            if self.in_chunks(line):
                 self.write_chunked(NULL, text, part)
             elif line.narrow:
                 # ASCII over a line of bytes (a redrawn progress frame), after its end or past it: it stays
@@ -396,7 +413,7 @@ cdef class LineWindow:
             if part > n:
                 part = n
             line = self.cursor_line()
-            if line.chunked != NULL or (self.col < line.len and self.chunked(line)):
+            if self.in_chunks(line):
                 self.write_chunked(cps, NULL, part)
             elif line.narrow and cps[0] <= 0xFF and self.write_bytes(line, cps, part):
                 pass  # (the first cell answers for text past Latin-1 here: write_bytes is out of line)
@@ -553,6 +570,8 @@ cdef class LineWindow:
                     return 0
                 self.col = target
                 return 0
+            if col > size:
+                self.in_chunks(line)  # (a gap further than a move goes is a fill: in_chunks)
             line_widen(line)
             size = line.len
             stop = target if target < size else size
@@ -597,7 +616,7 @@ cdef class LineWindow:
             if part > count:
                 part = count
             line = self.cursor_line()
-            if line.chunked != NULL or (self.col < line.len and self.chunked(line)):
+            if self.in_chunks(line):
                 size = line.len
                 self.stats[S_OVERWRITTEN] += chunks_replace(line, self.col, part, NULL, NULL, char, self.chunk_size)
                 self.cells += line.len - size
@@ -638,8 +657,7 @@ cdef class LineWindow:
             stop = size
         if start >= stop:
             return 0
-        line_widen(line)
-        if line.chunked != NULL or (stop < size and self.chunked(line)):
+        if line.chunked != NULL or (stop < size and self.chunked(line)):  # (chunked() widens the line)
             if stop == size:
                 self.stats[S_OVERWRITTEN] += chunks_delete(line, start, stop, self.chunk_size)
             else:
@@ -648,14 +666,25 @@ cdef class LineWindow:
             chunks_trim(line, self.chunk_size)
             self.cells += line.len - size
             return 0
-        self.stats[S_OVERWRITTEN] += written(line.cells, start, stop)
-        if stop == size:
-            line.len = start
+        if line.narrow:
+            # A line of bytes stays one: the line's end erased (EL 0, EL 2) is a new length, where widening
+            # it first cost four bytes a cell of the whole line (a line of huge moves, then EL 2: round 35)
+            self.stats[S_OVERWRITTEN] += bytes_written(line, start, stop)
+            if stop == size:
+                line.len = start
+            else:
+                line.plain = False
+                memset(<uint8_t *>line.cells + start, BLANK, stop - start)
+            line.len = acp_trim_bytes(<const uint8_t *>line.cells, line.len)
         else:
-            line.plain = False
-            for i in range(start, stop):
-                line.cells[i] = BLANK
-        line_trim(line)
+            self.stats[S_OVERWRITTEN] += written(line.cells, start, stop)
+            if stop == size:
+                line.len = start
+            else:
+                line.plain = False
+                for i in range(start, stop):
+                    line.cells[i] = BLANK
+            line_trim(line)
         line_shrink(line)
         self.cells += line.len - size
         return 0
