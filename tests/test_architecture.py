@@ -40,6 +40,8 @@ ONLY_PY = {
     # what a row of the unsized window does
     ("ScreenSink", "at_empty_bottom"), ("ScreenSink", "put_lines"), ("ScreenSink", "text_cells"),
     ("ScreenSink", "put_wrapped"),
+    # ...and a long ASCII run's rows that wrap through the bottom row, pushed as put_lines pushes a line's
+    ("ScreenSink", "push_rows"), ("ScreenSink", "put_ascii_rows"),
     # ...and text with combining marks among its characters, its cells written once and its marks spliced in
     # once (a Python write and splice a run cost the fallback a fifth of such text's speed); the core combines
     # each mark on its own, as its per-character work is a few instructions
