@@ -877,6 +877,7 @@ cdef class ScreenSink(Sink):
         cdef const uint32_t *cells = row.line.cells
         cdef Mark *mark
         cdef Py_ssize_t lead = row_lead(row)
+        cdef bint tried = False
         if row.line.chunked != NULL:  # laid out flat once, as it is output (O(the text))
             grow(<void **>&self.flat, &self.flat_cap, n, sizeof(uint32_t), 64)
             chunks_flatten(&row.line, self.flat)
@@ -905,6 +906,16 @@ cdef class ScreenSink(Sink):
                     # where the loop below took 11 instructions a cell; not at each space of a row in
                     # another script, where the first block mostly fails and the conversion cost 2%)
                     k = acp_copy_ordinary_cells(out.data + out.len, cells + x, n - x, &seen, x == 0 or cell == BLANK)
+                    out.len += k
+                    x += k
+                if not tried and x + 16 <= n and cells[x] > PAD and cells[x + 1] != PAD:
+                    # Text past 0xAC that is not wide (Latin-1 letters, Greek, Cyrillic, box drawing), 16
+                    # cells a block with the whole ordinary test (acp_copy_common, as the window's lines): cell
+                    # by cell below it was 37 instructions a cell (a row of é by REP, then LF: 37.8 MB/s;
+                    # round 35). Wide characters (their padding next) and blanks take the loop below, and
+                    # so does the rest of a row where a block failed (combining marks: one try a row).
+                    tried = True
+                    k = acp_copy_common(out.data + out.len, cells + x, n - x, &seen)
                     out.len += k
                     x += k
                 k = acp_copy_cells(out.data + out.len, cells + x, n - x, &seen, &written)
