@@ -58,6 +58,19 @@ CASES = {
     "ECH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[65535X' * 8192"),
     "ICH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[1@' * 16384"),
     "DCH at column 0 of a full line": ("b'x' * 65536 + b'\\r'", "b'\\x1b[1P' * 16384"),
+    # (round 35) an erase leaves the cursor where it was: a line erased under it was padded up to the cursor
+    # again at the next character or tab (the core: 2.7-3.5 MB/s, 27 for HT), and the fallback counted a
+    # long range a character at a time when it held one written cell (0.7)
+    "a character far out then EL 2 (the cursor stays)": ("b''", "b'\\x1b[1024Cx\\x1b[2K' * 8192"),
+    "a wide character far out then EL 2": ("b''", "'\\x1b[1024C\\u4e2d\\x1b[2K'.encode() * 7281"),
+    "HT then EL 1 (the cursor stays)": ("b''", "b'\\t\\x1b[1K' * 16384"),
+    "x at column 0 then EL 1 near the end of a full line": (
+        "b'x' * 65536 + b'\\r'", "b'x\\x1b[65000G\\x1b[1K\\r' * 5041"),
+    # ...and lines of huge moves pushed out of the alternate window: counted, not output (a byte at a time
+    # in the core before round 35: 42.7 MB/s)
+    "huge moves on the alternate screen (CUF 1024)": ("b'\\x1b[?1049h'", "b'x\\x1b[1024C' * 8192"),
+    "huge moves after a wide character on the alternate screen (CUF 1024)": (
+        "b'\\x1b[?1049h'", "'\\u4e2d\\x1b[1024C'.encode() * 7281"),
     # long lines are chunks once edited (_chunks_c.pxi): the worst case for them is the most chunks a line can
     # hold (a fill of 511 blanks after every 513th cell) and edits far from where the walk to a column starts
     "REP of x then y over a full line + CR": ("b'x' * 65536", "b'x\\x1b[65535b\\ry\\x1b[65535b\\r' * 3277"),
@@ -110,6 +123,10 @@ CASES = {
     # history; a line longer than a chunk of input goes row by row in the fallback (put_lines takes whole
     # lines only). A miss of its target, kept measured (round 34)
     "sized 1x24: lines of 100000 characters": ("b''", "b'x' * 100000 + b'\\n'"),
+    # rows of a character past 0xAC that is not wide, by REP (a rule of box drawing, a row of é): cell by cell
+    # on their way out before round 35 (37.8 and 57 MB/s)
+    "sized 80x24: a row of a Latin-1 letter by REP then LF": ("b''", "'\\u00e9\\x1b[79b\\n'.encode() * 8192"),
+    "sized 80x24: a rule of box drawing by REP then LF": ("b''", "'\\u2500\\x1b[79b\\n'.encode() * 7281"),
     # ...and a small max_live_cells on a tall screen: every write past it (round 34, as above)
     "sized 80x1000 (max_live_cells=100): REP 1024 then LF": ("b''", "b'x\\x1b[1024b\\n' * 7281"),
     "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
@@ -202,6 +219,7 @@ OPTIONS = {
     **{name: {"columns": 1000, "rows": 24} for name in CASES if name.startswith("sized 1000x24")},
     **{name: {"columns": 65535, "rows": 24} for name in CASES if name.startswith("sized 65535x24")},
     "sized 1x24: lines of 100000 characters": {"columns": 1, "rows": 24},
+    **{name: {"columns": 80, "rows": 24} for name in CASES if name.startswith("sized 80x24")},
     # (after the sizes above, which it would otherwise take)
     "sized 80x1000 (max_live_cells=100): REP 1024 then LF": {"columns": 80, "rows": 1000, "max_live_cells": 100},
 }
