@@ -542,6 +542,25 @@ def test_rep_of_any_character_is_printing_it(impl, case, char, count, repeats):
     assert outputs[0] == outputs[1]
 
 
+# Zero-width characters (a combining mark of two UTF-8 bytes, of three, a bidi control, ZWJ) join the cell before
+# the cursor; REP keeps at most MAX_CELL_BYTES + 1 copies of them (the rest changed nothing: round 35).
+@settings(max_examples=examples(100))
+@given(sized_streams(max_ops=40), st.sampled_from(["\u0301", "\u093f", "\u202e", "\u200d"]), st.integers(1, 1000),
+       st.sampled_from(["", "a", " ", "a\u0301"]))
+def test_rep_of_a_zero_width_character_is_printing_it(impl, case, char, count, before):
+    data, columns, rows = case
+    columns += 30  # (room for more copies than a cell takes: ten of U+0301 after a one-byte character)
+    times = 1 + min(count, columns - len(before[:1]))  # (REP: at most up to the margin)
+    rep = ("\r" + before + char).encode() + b"\x1b[%db" % count + b"x"
+    printed = ("\r" + before + char * times).encode() + b"x"
+    outputs = []
+    for stream in (data + b"\x1b[?7h" + rep, data + b"\x1b[?7h" + printed):
+        decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
+        text = decoder.decode(stream, final=True)
+        outputs.append((text, {**decoder.stats, "sequences_removed": 0}))  # (REP is one more sequence)
+    assert outputs[0] == outputs[1]
+
+
 def test_rep_over_its_own_run_clears_stray_padding_after_it(impl):
     """REP over cells that already hold its run writes nothing in the fallback (fill_run's same cells),
     unless padding cut from its wide character follows them (ECH, then DCH, leave one): printing a wide

@@ -744,6 +744,13 @@ class ScreenSink:
         count = min(count, self.columns - self.cx)
         if count <= 0:
             return
+        if char_width(char) == 0:
+            # (a zero-width character's copies join the cell before the cursor until it holds MAX_CELL_BYTES,
+            # each adding its UTF-8 bytes: the rest change nothing; _screen_c.pxi's repeat. Each is put_text's
+            # put_char, without its scan for runs)
+            for _ in range(min(count, MAX_CELL_BYTES // len(char.encode()) + 1)):
+                self.put_char(char, 0)
+            return
         # (with auto-wrap off a space on a blank cell writes nothing, where a fill writes it: put_spaces; and
         # the fill stops at the margin, the rest of a wide character's copies dropped as put_char drops them)
         if char == " " and not self.wrap and not self.zwj and not self.insert:
