@@ -163,6 +163,10 @@ CASES = {
     # a sized row is a flat array of cells until an edit would rewrite more than a chunk (512 cells) of it,
     # then chunks (round 19); the store renders agent sizes at most max_columns=1000 wide, 65,535 is the
     # widest the API allows (the 65535x24 rows below)
+    # (round 35) REP of a zero-width character: every copy joins the cell before the cursor, 1,000 of them a
+    # sequence at 1000 columns (2.6-3.3 MB/s in the core, 0.46-0.56 in the fallback before round 35)
+    "sized 1000x24: REP of a combining mark then CR": ("b''", "'\\u0915\\u093f\\x1b[1024b\\r'.encode() * 5041"),
+    "sized 1000x24: REP of a bidi control then CR": ("b''", "'\\u202e\\x1b[1024b\\r'.encode() * 6553"),
     "sized 1000x24: REP full row + CR": ("b'x' * 1000 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),
     "sized 1000x24: EL 1 near the end of a full row": ("b'x' * 1000 + b'\\x1b[990G'", "b'\\x1b[1K' * 16384"),
     # a row remembers the blanks it starts with (EL 1 again costs nothing): a character at column 0 first
