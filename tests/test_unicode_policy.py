@@ -100,8 +100,11 @@ def test_policy_characters_inside_any_script(both, mode):
 # at either side of each range the tests draw, at every position of three blocks, must still be found.
 EDGES = [0x9F, 0xA0, 0xAC, 0xAD, 0xAE, 0x61B, 0x61C, 0x61D, 0x180D, 0x180E, 0x180F, 0x200A, 0x200B, 0x200F,
          0x2010, 0x2027, 0x2028, 0x202E, 0x202F, 0x205F, 0x2060, 0x2069, 0x206A, 0xFEFE, 0xFEFF, 0xFF00,
-         0x1EFFF, 0x1F000, 0x1F3F4, 0xE0001]
-SCRIPTS = ["\u4e2d\u6587\ud55c\u30c6 ", "\u0416\u0438\u0437\u043d\u044c", "\u0915\u093e\u092e\u0e01", "a\u00e9\u4e2d"]
+         0x1EFFF, 0x1F000, 0x1F3F3, 0x1F3F4, 0x1F3F5, 0x1F600, 0xDFFFF, 0xE0000, 0xE0001, 0xE007F, 0xE0080,
+         0xFFFFF, 0x100000]
+# (round 35: characters from U+1F000 on are ordinary but the black flag and the tags; emoji rows among them)
+SCRIPTS = ["\u4e2d\u6587\ud55c\u30c6 ", "\u0416\u0438\u0437\u043d\u044c", "\u0915\u093e\u092e\u0e01", "a\u00e9\u4e2d",
+           "\U0001f600\U0001f680x"]
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
@@ -112,8 +115,9 @@ def test_every_edge_at_every_position_of_a_committed_line(both, script):
         for position in range(len(line) + 1):
             data = (line[:position] + chr(code) + line[position:] + "\n").encode()
             for policy in ("standard", "strict"):
-                results = [module.sanitize(data, unicode=policy) for module in (compiled, fallback)]
-                assert results[0] == results[1], (hex(code), position, policy)
+                for options in ({}, {"columns": 100, "rows": 3}):  # (a sized row's text: row_text's blocks)
+                    results = [module.sanitize(data, unicode=policy, **options) for module in (compiled, fallback)]
+                    assert results[0] == results[1], (hex(code), position, policy, options)
 
 
 # A call's text goes through the core's policy 16 cells at a time where the policy leaves every cell as it

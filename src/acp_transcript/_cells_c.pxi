@@ -515,29 +515,42 @@ cdef extern from *:
         return !bad;
     }
     /* An ordinary cell: a character that is no cell kind (< 0x20) and that nothing per character needs to
-       look at on the way out: below U+1F000 (the black flag, tag characters) and none of the Unicode
-       policy's characters there (_policy_c.policy_char's, in whole ranges: U+00AD, U+061C, U+180E,
-       U+200B-U+200F, U+2028-U+202E, U+2060-U+2069, U+FEFF; note_char then tells the joiners apart). Every script is ordinary: before, all of U+00AD-U+2069 was
-       not (Greek, Cyrillic, Hebrew, Arabic, Indic, Thai: a call to note_char per character).
+       look at on the way out: none of the Unicode policy's characters (_policy_c.policy_char's, in whole
+       ranges: U+00AD, U+061C, U+180E,
+       U+200B-U+200F, U+2028-U+202E, U+2060-U+2069, U+FEFF, the tags U+E0000-U+E007F; note_char then tells
+       the joiners apart) nor the black flag U+1F3F4, which starts a flag's tag sequence. Every script is
+       ordinary: before, all of U+00AD-U+2069 was not (Greek, Cyrillic, Hebrew, Arabic, Indic, Thai: a call
+       to note_char per character), and until round 35 nothing from U+1F000 on (emoji: a row of them in
+       sized mode read 12 MB/s). Below U+100000 (the last plane, private use, goes to note_char): an OR of
+       ordinary characters is then a valid maximum character for a str (callers OR them into ``seen``).
        acp_ordinary_common is the test most ordinary cells pass (0x20-0xAC, U+206A-U+1EFFF but U+FEFF) at
        a third of the exact one's cost; the loops take the exact test only where it fails. Both are
        branch-free, so that the loops over them vectorise. */
     static inline int acp_ordinary_common(uint32_t c) {
         return (c - 0x20u < 0x8Du) | ((c - 0x206Au < 0x1F000u - 0x206Au) & (c != 0xFEFFu));
     }
-    static inline int acp_ordinary_exact(uint32_t c) {
+    static inline int acp_ordinary_bmp(uint32_t c) {  /* (the exact test's characters below U+1F000) */
         return (c - 0x20u < 0x1F000u - 0x20u) & (c != 0xADu) & (c != 0x61Cu) & (c != 0x180Eu) & (c != 0xFEFFu)
                & (c - 0x200Bu >= 5u) & (c - 0x2028u >= 7u) & (c - 0x2060u >= 10u);
+    }
+    static inline int acp_ordinary_astral(uint32_t c) {  /* (...and from U+1F000 on) */
+        return (c - 0x1F000u < 0x100000u - 0x1F000u) & (c != 0x1F3F4u) & (c - 0xE0000u >= 0x80u);
+    }
+    static inline int acp_ordinary_exact(uint32_t c) {
+        return acp_ordinary_bmp(c) | acp_ordinary_astral(c);
     }
     static inline int acp_ordinary(uint32_t c) {  /* a cell at a time: branches, the common ranges first */
         if (c - 0x20u < 0x8Du)
             return 1;
         if (c - 0x206Au < 0x1F000u - 0x206Au)
             return c != 0xFEFFu;
+        if (c >= 0x1F000u)
+            return c < 0x100000u && c != 0x1F3F4u && c - 0xE0000u >= 0x80u;
         return c - 0xAEu < 0x206Au - 0xAEu && c != 0x61Cu && c != 0x180Eu && c - 0x200Bu >= 5u && c - 0x2028u >= 7u
                && c - 0x2060u >= 10u;
     }
-    /* Copy n cells to dst, OR them into *seen, and say whether all are ordinary: one pass without an early
+    /* Copy n cells to dst, OR them into *seen, and say whether all are ordinary below U+1F000 (else the caller
+       looks at each cell: acp_ordinary): one pass without an early
        exit or a branch per cell, so that it vectorises (strip mode's text; a branch per cell to note the
        others was a third of what progress bars cost there). */
     static inline int acp_copy_all_ordinary(uint32_t *restrict dst, const uint32_t *restrict src,
@@ -550,11 +563,13 @@ cdef extern from *:
             other |= (uint32_t)!acp_ordinary_common(c);
         }
         *seen |= bits;
-        if (other) {
+        if (other) {  /* the scripts' text (Cyrillic, Indic, Thai) */
             other = 0;
             for (Py_ssize_t i = 0; i < n; i++)
-                other |= (uint32_t)!acp_ordinary_exact(src[i]);
+                other |= (uint32_t)!acp_ordinary_bmp(src[i]);
         }
+        /* (emoji fail both: the caller's loop looks at each cell with acp_ordinary, which passes them; the
+           exact test here, or a third pass, cost the scripts 4% or emoji text 10% in strip mode; round 35) */
         return !other;
     }
     /* Copy cells to dst while whole blocks of 16 are characters 0x20-0xAC (the common case; the wider
@@ -632,8 +647,10 @@ cdef extern from *:
                     _mm_or_si128(_mm_or_si128(ACP_IS(c, 0xAD), ACP_IS(c, 0x61C)),
                                  _mm_or_si128(ACP_IS(c, 0x180E), ACP_IS(c, 0xFEFF))),
                     _mm_or_si128(_mm_or_si128(ACP_BELOW(ACP_MINUS(c, 0x200B), 5), ACP_BELOW(ACP_MINUS(c, 0x2028), 7)),
-                                 _mm_or_si128(ACP_BELOW(ACP_MINUS(c, 0x2060), 10),
-                                              _mm_andnot_si128(ACP_BELOW(ACP_MINUS(c, 0x20), 0x1F000u - 0x20u),
+                                 _mm_or_si128(_mm_or_si128(ACP_BELOW(ACP_MINUS(c, 0x2060), 10),
+                                                           _mm_or_si128(ACP_IS(c, 0x1F3F4),
+                                                                        ACP_BELOW(ACP_MINUS(c, 0xE0000), 0x80))),
+                                              _mm_andnot_si128(ACP_BELOW(ACP_MINUS(c, 0x20), 0x100000u - 0x20u),
                                                                _mm_set1_epi32(-1))))));
             }
             if (_mm_movemask_epi8(bad))

@@ -602,7 +602,7 @@ cdef extern from *:
        vectorises (every write onto a row counts what it overwrites, for stats["cells_overwritten"]). */
     #if defined(ACP_HAVE_SSE2_COPIES)
     /* Whole pairs of a character and padding (a wide character's two cells: CJK, Hangul, kana) at the
-       start of src, 8 cells a step, while every character is one acp_ordinary_common passes: the
+       start of src, 8 cells a step, while every character is ordinary (acp_ordinary_common, else an emoji): the
        characters' lanes of two vectors picked out with one shuffle and stored as 4 output characters (a
        cell at a time, acp_copy_cells took 13 instructions a cell here). Returns the cells taken; the
        characters are OR-ed into *seen. */
@@ -622,9 +622,16 @@ cdef extern from *:
                 ACP_BELOW32(_mm_sub_epi32(chars, _mm_set1_epi32(0x20)), 0x8D),
                 _mm_andnot_si128(_mm_cmpeq_epi32(chars, _mm_set1_epi32(0xFEFF)),
                                  ACP_BELOW32(_mm_sub_epi32(chars, _mm_set1_epi32(0x206A)), 0x1F000u - 0x206Au)));
-            ok = _mm_and_si128(ok, _mm_cmpeq_epi32(pads, _mm_set1_epi32(3)));
-            if (_mm_movemask_epi8(ok) != 0xFFFF)
-                break;
+            __m128i paired = _mm_cmpeq_epi32(pads, _mm_set1_epi32(3));
+            if (_mm_movemask_epi8(_mm_and_si128(ok, paired)) != 0xFFFF) {
+                /* emoji: ordinary from U+1F000 on but the black flag and the tags (tested only here) */
+                ok = _mm_or_si128(ok, _mm_andnot_si128(
+                    _mm_or_si128(_mm_cmpeq_epi32(chars, _mm_set1_epi32(0x1F3F4)),
+                                 ACP_BELOW32(_mm_sub_epi32(chars, _mm_set1_epi32(0xE0000)), 0x80)),
+                    ACP_BELOW32(_mm_sub_epi32(chars, _mm_set1_epi32(0x1F000)), 0x100000u - 0x1F000u)));
+                if (_mm_movemask_epi8(_mm_and_si128(ok, paired)) != 0xFFFF)
+                    break;
+            }
             _mm_storeu_si128((__m128i *)(dst + i / 2), chars);
             bits = _mm_or_si128(bits, chars);
         }
