@@ -127,6 +127,8 @@ CASES = {
     # on their way out before round 35 (37.8 and 57 MB/s)
     "sized 80x24: a row of a Latin-1 letter by REP then LF": ("b''", "'\\u00e9\\x1b[79b\\n'.encode() * 8192"),
     "sized 80x24: a rule of box drawing by REP then LF": ("b''", "'\\u2500\\x1b[79b\\n'.encode() * 7281"),
+    # ...and of an emoji, which went through the Unicode policy's note a cell at a time before round 35
+    "sized 80x24: a row of an emoji by REP then LF": ("b''", "'\\U0001f600\\x1b[79b\\n'.encode() * 6553"),
     # ...and a small max_live_cells on a tall screen: every write past it (round 34, as above)
     "sized 80x1000 (max_live_cells=100): REP 1024 then LF": ("b''", "b'x\\x1b[1024b\\n' * 7281"),
     "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
@@ -167,6 +169,10 @@ CASES = {
     # sequence at 1000 columns (2.6-3.3 MB/s in the core, 0.46-0.56 in the fallback before round 35)
     "sized 1000x24: REP of a combining mark then CR": ("b''", "'\\u0915\\u093f\\x1b[1024b\\r'.encode() * 5041"),
     "sized 1000x24: REP of a bidi control then CR": ("b''", "'\\u202e\\x1b[1024b\\r'.encode() * 6553"),
+    # (round 35, a miss) IL or RI do not move the cursor's column: x then IL writes each x one column further
+    # on a new row, whose blanks before it are cells (padded, then counted when the row is lost)
+    "sized 1000x24: x then IL (the column walks right)": ("b''", "b'x\\x1b[L' * 16384"),
+    "sized 1000x24: x then RI at the top (the column walks right)": ("b''", "b'x\\x1bM' * 21845"),
     "sized 1000x24: REP full row + CR": ("b'x' * 1000 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),
     "sized 1000x24: EL 1 near the end of a full row": ("b'x' * 1000 + b'\\x1b[990G'", "b'\\x1b[1K' * 16384"),
     # a row remembers the blanks it starts with (EL 1 again costs nothing): a character at column 0 first
