@@ -476,9 +476,8 @@ cdef int chunks_trim(Line *line, Py_ssize_t size) except -1 nogil:
             line.len -= last.len
         else:
             n = last.len
-            while last.len and last.cells[last.len - 1] == BLANK:
-                last.len -= 1
-                line.len -= 1
+            last.len = acp_trim_cells(last.cells, n)
+            line.len -= n - last.len
             if last.len:
                 if last.len < n and line.chunked.nchunks > 1:
                     line.chunked.finger = line.chunked.finger_at = 0  # (the join may take the finger's chunk)

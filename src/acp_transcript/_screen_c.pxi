@@ -567,8 +567,7 @@ cdef inline int row_trim(Row *row, Py_ssize_t size) except -1 nogil:
     """A row never ends in a blank: drop its trailing ones (``size``: the chunk size of a chunked row)."""
     if row.line.chunked != NULL:
         return chunks_trim(&row.line, size)
-    while row.line.len and row.line.cells[row.line.len - 1] == BLANK:
-        row.line.len -= 1
+    line_trim(&row.line)
     return 0
 
 
