@@ -68,6 +68,29 @@ def test_only_rows_an_edit_would_rewrite_become_chunks(both):
     assert [count > 0 for _, count, _ in decoder._row_chunks()] == [False, False, False, True]
 
 
+def test_a_write_up_to_four_chunks_past_a_rows_end_pads_it_flat(both):
+    # padding is cheaper than the chunks' allocations up to an 8 KiB memset (FLAT_PAD_CHUNKS): x then IL at
+    # 1000 columns made every row past column 512 chunks, and lost them again 24 rows later
+    c_module, _ = both
+    decoder = c_module.TranscriptDecoder(columns=5000, rows=4)
+    decoder.decode(b"\x1b[2049Gx\r\n\x1b[2050Gx\r\nab\x1b[2051Gx\r\nab\x1b[2052Gx")  # gaps 2048, 2049
+    assert [count > 0 for _, count, _ in decoder._row_chunks()] == [False, True, False, True]
+
+
+@pytest.mark.parametrize("cells", [1, 2, 3, 8])
+def test_writes_past_a_rows_end_around_the_flat_pad_give_the_fallbacks_text_and_stats(both, cells):
+    # gaps of a chunk, of four chunks (still padded flat) and past them (chunks): on a row whose buffer held
+    # text before an erase (a pad that missed a cell would show it), after text, and on a row of wide
+    # characters; then rows pushed out (IL, RI) and erased, which count the cells they lose
+    ops = []
+    for gap in (cells - 1, cells, cells + 1, 4 * cells - 1, 4 * cells, 4 * cells + 1, 4 * cells + 2):
+        ops.append(f"\x1b[2;1H{'q' * 60}\x1b[2K\x1b[{gap + 1}Gx\x1b[A\x1b[{gap + 1}G\u00e9\x1b[B\r\x1b[1K")
+        ops.append(f"\x1b[3;1Hab\x1b[{gap + 3}Gy\x1b[Lz\x1b[2K")
+        ops.append(f"\x1b[4;1H\u4e2d\x1b[{gap + 3}G\u4e2d\x1bM")
+    data = ("".join(ops) + "\x1b[2J").encode()
+    assert_chunks_change_nothing(both, [data], {"columns": 64, "rows": 5}, cells, True)
+
+
 # Rows around the widths where the fallback's str rows change how they edit (round 32): a range of
 # _screen_py._WHOLE_RUN cells or more is compared whole first, and a row of _window_py._LONG_LINE cells or more
 # is spliced with one copy (``%.*s``, ``str.replace``). Edits with counts and columns on both sides of them.

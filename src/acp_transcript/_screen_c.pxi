@@ -557,7 +557,11 @@ cdef inline uint32_t *flat_cells(Row *row) noexcept nogil:
 
 
 cdef inline Py_ssize_t row_written(Row *row, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
-    """Cells holding a character in [start, stop) of a flat or chunked row (stop past its end: to its end)."""
+    """Cells holding a character in [start, stop) of a flat or chunked row (stop past its end: to its end).
+    The row's lead is blank, so not read: a row written once far from its start is lost in O(1), not
+    O(columns) (x then IL walks the cursor's column right, each new row's blanks counted when it scrolls out)."""
+    if start < row.lead:
+        start = row.lead
     if row.line.chunked != NULL:
         return chunks_written(&row.line, start, stop) if start < stop else 0
     return written_cells(row.line.cells, start, stop if stop < row.line.len else row.line.len)
@@ -1654,7 +1658,7 @@ cdef class ScreenSink(Sink):
         cdef Py_ssize_t size = row.line.len, stop = x + n, i
         cdef uint32_t *dst
         self.begin_write(y, row, x)
-        if row.line.chunked != NULL or (x - size > self.chunk_size and self.chunk_row(row)):
+        if row.line.chunked != NULL or (x - size > FLAT_PAD_CHUNKS * self.chunk_size and self.chunk_row(row)):
             if x < size and counted:
                 self.stats[S_OVERWRITTEN] += chunks_written(&row.line, x, stop)
             if n > self.staged_cap:
