@@ -1348,7 +1348,7 @@ class ScreenSink:
         """Row y is gone (pushed off a scroll region's edge, deleted or cleared): its cells are counted."""
         row = self.screen.rows[self.screen.base + y]
         if row:
-            written = _written(row)
+            written = len(row) - _unwritten(row, 0, len(row))  # (_written, inline)
             self.stats["cells_overwritten"] += written
             if written:
                 self.stats["scrolled_out"] += 1
@@ -1377,8 +1377,10 @@ class ScreenSink:
         d = dy - py
         # Only the rows the move replaces without moving them elsewhere are lost, and only the rows it
         # leaves are emptied: |d| rows each way (at most n), so a move costs O(rows) of memmove and
-        # O(distance) of Python work, not O(rows) of Python work.
-        lost = _outside(dy, py, n)
+        # O(distance) of Python work, not O(rows) of Python work. One row, the common case (RI, IL, DL, SD,
+        # the alternate screen's LF), is _outside's one row without the call (round 36: x then RI, 3 bytes
+        # of about twenty Python calls, read 0.9 MB/s).
+        lost = _outside(dy, py, n) if d != 1 and d != -1 else range(dy + n - 1 if d > 0 else dy, dy + n if d > 0 else dy + 1)
         for yy in lost:
             row = screen.rows[screen.base + yy]
             if row:
@@ -1387,10 +1389,9 @@ class ScreenSink:
         if self.hsize + dy != 0:
             self.unwrap(dy - 1)
         if d == 1 or d == -1:
-            # one row, the common case (RI, IL, DL, SD, the alternate screen's LF): the lost row leaves the
-            # lists and an empty one comes in where the moved rows were; an item's del and insert are
-            # memmoves, without the slices and emptied rows of a rotation (RI at the top of a 1000-row
-            # screen: 3.4 -> 1.8 us a sequence, benchmarks/README.md, round 18)
+            # the lost row leaves the lists and an empty one comes in where the moved rows were; an item's
+            # del and insert are memmoves, without the slices and emptied rows of a rotation (RI at the top of
+            # a 1000-row screen: 3.4 -> 1.8 us a sequence, benchmarks/README.md, round 18)
             screen.remove_row(lost.start)
             screen.insert_row(py if d > 0 else dy + n)
             vacated = range(0)
@@ -1925,6 +1926,11 @@ _FEW_RUNS = 8  # blank runs measured one by one before a span's blanks are count
 
 
 _WHOLE_RUN = 256  # _run compares a range at least this long whole first
+# _unwritten counts a span shorter than this: str.count reads about 0.4 ns a character here, and a probe is a
+# method call, about 100 ns, up to 13 of them a run (round 36: a 1000-cell row of 500 blanks then a character,
+# lost as x then RI walks the cursor right, 1.95 us probed and 0.57 counted; 256 before). Longer spans are
+# probed: a 65,535-cell row of a few runs in about 2.5 us where the count takes 25.
+_COUNT_SPAN = 4096
 
 
 def _run(text: str, runs: list[str], at: int, stop: int) -> int:
@@ -1958,9 +1964,9 @@ def _unwritten(text: str, start: int, stop: int, pads: bool = True) -> int:
     probes a run; past _FEW_RUNS runs, the rest is counted. A short span: two counts cost less; so does text
     past ASCII (a row with wide characters, two or four bytes a character), which the one-byte runs do not
     compare with a memcmp. ``pads=False``: the caller found no padding in the span already."""
-    if stop - start < 256 or not text.isascii():
-        return text.count(BLANK, start, stop) + (text.count(PAD, start, stop) if pads else 0)
     count = text.count(PAD, start, stop) if pads and text.find(PAD, start, stop) >= 0 else 0
+    if stop - start < _COUNT_SPAN or not text.isascii():
+        return count + text.count(BLANK, start, stop)
     at = text.find(BLANK, start, stop)
     if at < 0:
         return count
