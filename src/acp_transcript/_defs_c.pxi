@@ -92,8 +92,9 @@ cdef enum:
     SPARE_LINES = 16
     SPARE_MAX_CAP = 4096  # larger buffers are freed, so that one long line does not stay allocated
     # A write past a sized row's end pads the gap with blanks up to this many chunks of them, flat; a longer
-    # gap makes the row chunks (a fill). Padding 2,048 cells is one 8 KiB memset, a few hundred cycles, which
-    # is what making a row chunks costs in allocations alone (x then IL at 1000 columns: 47 -> 5x MB/s)
+    # gap makes the row chunks (a fill). Padding 2,048 cells is one 8 KiB memset, a few hundred cycles: what
+    # making a row chunks costs in allocations alone (round 36: a character 2048 columns out then EL 2, the
+    # most a write pads, 158 MB/s flat and 82 as chunks; x then IL at 1000 columns 48-50 -> 68-96 MB/s)
     FLAT_PAD_CHUNKS = 4
     KEEP_LINE_ARRAY = 1024  # lines: a window's array of lines kept through a reset (40 KB) if no larger
     RUN_SLICE = 65536  # bytes of one text run at most: the decoded run buffer is bounded by it
