@@ -216,6 +216,22 @@ def test_a_character_far_past_a_line_erased_under_the_cursor_is_a_fill(both, era
     assert length == 63 * 1025 + 4 and count == 2  # a fill of blanks, then the three x and the y
 
 
+@pytest.mark.parametrize("alt", [b"", b"\x1b[?1049h"])
+def test_a_gap_of_more_than_a_chunk_in_a_line_of_wide_cells_is_a_fill(both, alt):
+    # On the alternate screen, a line of four-byte cells (a wide character, a mark, a character the policy
+    # shows) takes a move of more than a chunk past its end as a fill (in_chunks, round 36): huge moves after
+    # a wide character padded 4 KiB a move and were counted again when the line was dropped. A line of bytes
+    # pads, and so does a line of the main screen, whose blanks are output.
+    compiled, fallback = both
+    wide = "\u4e2d\x1b[1024C".encode() * 70 + "\u202e\x1b[600C\u00e9\x1b[513C\u0301x\n".encode()
+    data = [alt + b"a\x1b[1024Cb\x1b[1024Cc\n" + wide * 2 + b"\x1b[3Aq\x1b[70000G\x1b[1K\x1b[2Bw\x1b[5000Gv"]
+    for options in ({}, {"live_lines": 2}, {"max_line_cells": 20000}):
+        assert run(compiled, data, options, live=True) == run(fallback, data, options, live=True)
+    decoder = compiled.TranscriptDecoder()
+    decoder.decode(alt + b"a\x1b[1024Cb\x1b[1024Cc\n" + "\u4e2d\x1b[1024C\u4e2d\x1b[513Cx\x1b[512Cy".encode())
+    assert [count > 0 for _, count, _ in decoder._line_chunks()] == [False, alt != b""]
+
+
 # Lines of bytes with gaps (text, then a move of up to 5,000 cells: max_jump=5000), long enough for the core's
 # count of written bytes to cross its 16-byte steps and its 4,080-byte blocks (acp_count_written_bytes; a gap
 # of 4,096 blanks or more is a block in which every byte lane counts 255).

@@ -248,12 +248,17 @@ cdef class LineWindow:
         at least a chunk)? Only an erase or a delete under the cursor, or a restored cursor, leaves such a
         gap, and a line of blanks padded up to the cursor again after each (a character, then EL 2, the cursor
         far out) cost the gap's cells a character with nothing to show for them (3.5 MB/s; round 35): in
-        chunks the gap is one fill."""
+        chunks the gap is one fill. On the alternate screen (``discard``: its lines are counted, never output)
+        a line of four-byte cells takes a gap of more than a chunk as a fill too: huge moves after a wide
+        character padded 4 KiB a move, grown by doubling, and counted again when the line was dropped (30-34
+        MB/s; 75-108 as chunks, round 36). A line of bytes pads a byte a cell (103-117 MB/s), and a line that
+        is output writes its gaps' blanks anyway: as chunks it was laid out flat first (huge moves after a
+        zero-width joiner, 100 output characters a byte: 12-15% slower)."""
         if line.chunked != NULL:
             return 1
         if self.col < line.len:
             return self.chunked(line)
-        if self.col - line.len > self.max_jump and self.col - line.len > self.chunk_size:
+        if self.col - line.len > self.chunk_size and (self.col - line.len > self.max_jump or self.discard and not line.narrow):
             line_widen(line)
             line_to_chunks(line, self.chunk_size)
             return 1
