@@ -161,3 +161,23 @@ def test_the_fallbacks_candidate_search_never_skips_a_character_the_policy_acts_
     rest = _unicode_policy._CANDIDATES[policy].sub("", everything)
     assert len(rest) < len(everything)
     assert _unicode_policy._PATTERNS[policy].search(rest) is None
+
+
+# Characters the policy acts on, dense (round 36): the core's policy pass returns the cells of a block before
+# the first such character (acp_kept_prefix) and then tries no block for 16 cells, and a committed line's
+# text tries no block for 16 cells after a try that found none (both tried a block at each such character
+# before, retesting the same cells: a U+202E every 3 characters read 33 MB/s). Every spacing from adjacent
+# to past a block, with a kept character of each str kind before, inside or at the end of the run between.
+@pytest.mark.parametrize("kept", ["\u00e9", "\u4e2d", "\U00010000"])
+def test_characters_the_policy_acts_on_at_every_spacing(both, kept):
+    compiled, fallback = both
+    for gap in range(0, 19):
+        for code in (0x202E, 0x2028, 0x200B, 0xE0041):
+            for where in {0, gap // 2, gap}:
+                run = "x" * where + kept + "x" * (gap - where)
+                data = ((run + chr(code)) * 40 + "\n" + (chr(code) + run) * 3).encode()
+                for mode, options in (("render", {}), ("strip", {}), ("render", {"columns": 100, "rows": 3})):
+                    for policy in ("standard", "strict"):
+                        results = [(decoder := module.TranscriptDecoder(mode=mode, unicode=policy, **options)).decode(data)
+                                   + decoder.decode(b"", final=True) for module in (compiled, fallback)]
+                        assert results[0] == results[1], (gap, hex(code), where, mode, options, policy)
