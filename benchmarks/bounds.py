@@ -129,6 +129,9 @@ CASES = {
     "sized 80x24: a rule of box drawing by REP then LF": ("b''", "'\\u2500\\x1b[79b\\n'.encode() * 7281"),
     # ...and of an emoji, which went through the Unicode policy's note a cell at a time before round 35
     "sized 80x24: a row of an emoji by REP then LF": ("b''", "'\\U0001f600\\x1b[79b\\n'.encode() * 6553"),
+    # (round 36) text dense in characters the policy acts on, through a sized row's text (round 34's block copy
+    # retested a block for each of them: 37 MB/s)
+    "sized 80x24: dense U+202E": ("b''", "'a\\u202eb'.encode() * 13107"),
     # ...and a small max_live_cells on a tall screen: every write past it (round 34, as above)
     "sized 80x1000 (max_live_cells=100): REP 1024 then LF": ("b''", "b'x\\x1b[1024b\\n' * 7281"),
     "sized 80x65535: IL at row 2 of full rows": ("b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[2;1H'",
@@ -214,6 +217,10 @@ CASES = {
     # ICH of more than half the row: the two ranges do not overlap, the chunks are cut and rearranged
     "sized 65535x24: ICH 40000 at column 0 of a full row": ("b'x' * 65535 + b'\\r'", "b'x\\x1b[40000@\\r' * 8192"),
     "sized 65535x24: a character far past a row's end then EL 2": ("b''", "b'\\x1b[65000Gy\\x1b[2K' * 4681"),
+    # (round 36) a write pads a gap of up to FLAT_PAD_CHUNKS chunks (2,048 cells) flat, a longer one makes the row
+    # chunks: the most a write pads, again and again on one row
+    "sized 65535x24: a character 2048 columns out then EL 2 (the most a write pads)": (
+        "b''", "b'\\x1b[2049Gy\\x1b[2K' * 5461"),
     # the fallback keeps a row's marks in a str beside it, edited by the same slices (round 30): a mark on
     # the row each time, then the edits above
     "sized 65535x24: a marked character then REP over the rest of a full row + CR": (
