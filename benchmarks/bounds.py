@@ -3,13 +3,17 @@ time linear in the input (MB/s does not fall with size), peak memory independent
 (strip mode) or bounded by the live-window limits (render mode), output within a constant factor.
 
     python benchmarks/bounds.py [--sizes 1,10,100] [--impl c|py] [--only NAME,...] [--store 10000,100000]
-                                [--line-chunk-cells N] [--per-call]
+                                [--line-chunk-cells N] [--per-call] [--against OLD/src]
 
 Each measurement runs in its own process, so its peak RSS is its own; input is generated block by block
 and fed in 64 KiB chunks, so the input itself never sits in memory. ``--store`` measures the layers around
 the decoder (store, bridge, replay) with N items instead. ``--per-call`` adds each row's 64 KiB calls timed
 one by one: the first two, then the fastest, median and slowest of the rest (a row whose first calls touch
-fresh memory reads slower at 1 MB than at 10).
+fresh memory reads slower at 1 MB than at 10). ``--against OLD/src`` runs every row on an older build too,
+right after the current one, and marks the rows that got slower: round 36 found with it that round 34 had
+made text dense in characters the Unicode policy acts on 3x slower, unnoticed, because only the rows a round
+worked on were run again. Run the whole table against the last round's build before calling a round done
+(the core at 1 MB: about 30 seconds).
 """
 
 from __future__ import annotations
@@ -267,10 +271,14 @@ print({{"seconds": seconds, "in": total_in, "out": total_out, "calls": calls,
 
 
 def measure(module: str, start: str, block: str, size_mb: int, mode: str, options: dict | None = None,
-            chunk_cells: int = 0) -> dict:
+            chunk_cells: int = 0, src: str | None = None) -> dict:
+    """One row at one size in a process of its own (``src``: import the package from there, an older build)."""
+    import os
+
     code = CHILD.format(module=module, start=start, block=block, size_mb=size_mb, mode=mode, options=options or {},
                         chunk_cells=chunk_cells)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    env = {**os.environ, "PYTHONPATH": src} if src else None
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     return json.loads(out.replace("'", '"'))
 
 
@@ -285,6 +293,10 @@ def main() -> None:
                         help="the core's chunk size for long lines (default: its own, 512); to compare sizes")
     parser.add_argument("--per-call", action="store_true",
                         help="also time each row's 64 KiB calls (ms): the first two, then min/median/max of the rest")
+    parser.add_argument("--against", metavar="DIR",
+                        help="also run each row on the package importable from DIR (an older build, say a `git archive`"
+                             " of the last round built in place), right after this one: its MB/s and the ratio"
+                             " (rows at under 0.8 of it are marked SLOWER)")
     args = parser.parse_args()
     if args.store:
         store_rows([int(n) for n in args.store.split(",")], args.impl)
@@ -303,6 +315,12 @@ def main() -> None:
             for size in sizes:
                 r = measure(module, start, block, size, mode, OPTIONS.get(name), args.line_chunk_cells)
                 cells.append(f"{r['in'] / r['seconds'] / 1e6:.3g} MB/s, {r['rss_mb']:.0f} MB, {r['out'] / r['in']:.2f}")
+                if args.against:
+                    old = measure(module, start, block, size, mode, OPTIONS.get(name), args.line_chunk_cells,
+                                  args.against)
+                    ratio = old["seconds"] / old["in"] * r["in"] / r["seconds"]
+                    cells[-1] += (f" (then {old['in'] / old['seconds'] / 1e6:.3g} MB/s: {ratio:.2f}x"
+                                  + (", SLOWER)" if ratio < 0.8 else ")"))
                 if args.per_call and len(r["calls"]) > 2:
                     rest = sorted(r["calls"][2:])
                     ms = [f"{t * 1e3:.2f}" for t in (*r["calls"][:2], rest[0], rest[len(rest) // 2], rest[-1])]
