@@ -205,6 +205,10 @@ CASES = {
     "sized 1000x24: auto-wrap off: lines of 4 KiB": ("b'\\x1b[?7l'", "(b'x' * 4095 + b'\\n') * 16"),
     "sized 1000x24: auto-wrap off: REP of a wide character + CR": (
         "b'\\x1b[?7l'", "'\\u4e2d\\x1b[65535b\\r'.encode() * 6553"),
+    # (round 36, a miss) the same row with REP of x and REP of a wide character in turn: each writes the whole
+    # row, the wide one as literal pairs in the row's chunks, which the next fill of x scans
+    "sized 1000x24: auto-wrap off: REP of x then of a wide character + CR": (
+        "b'\\x1b[?7l'", "'x\\x1b[65535b\\r\\u4e2d\\x1b[65535b\\r'.encode() * 2978"),
     "sized 1000x24: auto-wrap off: REP of a space over a row + CR": (
         "b'\\x1b[?7l' + b'x' * 1000 + b'\\r'", "b' \\x1b[65535b\\r' * 6553"),
     # a sized row is chunks once an edit would rewrite more than a chunk of it (round 19), as the window's
