@@ -178,6 +178,7 @@ def test_characters_the_policy_acts_on_at_every_spacing(both, kept):
                 data = ((run + chr(code)) * 40 + "\n" + (chr(code) + run) * 3).encode()
                 for mode, options in (("render", {}), ("strip", {}), ("render", {"columns": 100, "rows": 3})):
                     for policy in ("standard", "strict"):
-                        results = [(decoder := module.TranscriptDecoder(mode=mode, unicode=policy, **options)).decode(data)
-                                   + decoder.decode(b"", final=True) for module in (compiled, fallback)]
+                        decoders = [module.TranscriptDecoder(mode=mode, unicode=policy, **options)
+                                    for module in (compiled, fallback)]
+                        results = [decoder.decode(data) + decoder.decode(b"", final=True) for decoder in decoders]
                         assert results[0] == results[1], (gap, hex(code), where, mode, options, policy)

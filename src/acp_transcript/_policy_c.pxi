@@ -35,8 +35,8 @@ cdef extern from *:
        of a block that the cheap one did not pass: with an early exit, as the caller stops at such a cell and
        returns the cells before it too. It tested all 16 cells (GCC did not vectorise that either) and
        returned the whole blocks before: where such characters are dense, the caller took one character and
-       came back to a block cut at the same start (a U+202E every 3 characters: 80 -> 33 MB/s in round 34,
-       round 36). */
+       came back to a block cut at the same start (a U+202E every 3 characters: 80 MB/s before round 34, 33
+       after it; round 36). */
     static inline Py_ssize_t acp_kept_prefix(const uint32_t *src, uint32_t *seen) {
         Py_ssize_t j = 0;
         uint32_t bits = 0;

@@ -1380,7 +1380,10 @@ class ScreenSink:
         # O(distance) of Python work, not O(rows) of Python work. One row, the common case (RI, IL, DL, SD,
         # the alternate screen's LF), is _outside's one row without the call (round 36: x then RI, 3 bytes
         # of about twenty Python calls, read 0.9 MB/s).
-        lost = _outside(dy, py, n) if d != 1 and d != -1 else range(dy + n - 1 if d > 0 else dy, dy + n if d > 0 else dy + 1)
+        if d == 1 or d == -1:
+            lost = range(dy + n - 1, dy + n) if d > 0 else range(dy, dy + 1)
+        else:
+            lost = _outside(dy, py, n)
         for yy in lost:
             row = screen.rows[screen.base + yy]
             if row:

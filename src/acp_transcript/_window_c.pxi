@@ -251,14 +251,15 @@ cdef class LineWindow:
         chunks the gap is one fill. On the alternate screen (``discard``: its lines are counted, never output)
         a line of four-byte cells takes a gap of more than a chunk as a fill too: huge moves after a wide
         character padded 4 KiB a move, grown by doubling, and counted again when the line was dropped (30-34
-        MB/s; 75-108 as chunks, round 36). A line of bytes pads a byte a cell (103-117 MB/s), and a line that
+        MB/s; 75-108 as chunks, round 36). A line of bytes pads a byte a cell (93-117 MB/s), and a line that
         is output writes its gaps' blanks anyway: as chunks it was laid out flat first (huge moves after a
         zero-width joiner, 100 output characters a byte: 12-15% slower)."""
+        cdef Py_ssize_t gap = self.col - line.len
         if line.chunked != NULL:
             return 1
-        if self.col < line.len:
+        if gap < 0:
             return self.chunked(line)
-        if self.col - line.len > self.chunk_size and (self.col - line.len > self.max_jump or self.discard and not line.narrow):
+        if gap > self.chunk_size and (gap > self.max_jump or self.discard and not line.narrow):
             line_widen(line)
             line_to_chunks(line, self.chunk_size)
             return 1
