@@ -1348,7 +1348,7 @@ class ScreenSink:
         """Row y is gone (pushed off a scroll region's edge, deleted or cleared): its cells are counted."""
         row = self.screen.rows[self.screen.base + y]
         if row:
-            written = len(row) - _unwritten(row, 0, len(row))  # (_written, inline)
+            written = _written(row)
             self.stats["cells_overwritten"] += written
             if written:
                 self.stats["scrolled_out"] += 1
@@ -1377,13 +1377,8 @@ class ScreenSink:
         d = dy - py
         # Only the rows the move replaces without moving them elsewhere are lost, and only the rows it
         # leaves are emptied: |d| rows each way (at most n), so a move costs O(rows) of memmove and
-        # O(distance) of Python work, not O(rows) of Python work. One row, the common case (RI, IL, DL, SD,
-        # the alternate screen's LF), is _outside's one row without the call (round 36: x then RI, 3 bytes
-        # of about twenty Python calls, read 0.9 MB/s).
-        if d == 1 or d == -1:
-            lost = range(dy + n - 1, dy + n) if d > 0 else range(dy, dy + 1)
-        else:
-            lost = _outside(dy, py, n)
+        # O(distance) of Python work, not O(rows) of Python work.
+        lost = _outside(dy, py, n)
         for yy in lost:
             row = screen.rows[screen.base + yy]
             if row:
@@ -1392,9 +1387,10 @@ class ScreenSink:
         if self.hsize + dy != 0:
             self.unwrap(dy - 1)
         if d == 1 or d == -1:
-            # the lost row leaves the lists and an empty one comes in where the moved rows were; an item's
-            # del and insert are memmoves, without the slices and emptied rows of a rotation (RI at the top of
-            # a 1000-row screen: 3.4 -> 1.8 us a sequence, benchmarks/README.md, round 18)
+            # one row, the common case (RI, IL, DL, SD, the alternate screen's LF): the lost row leaves the
+            # lists and an empty one comes in where the moved rows were; an item's del and insert are
+            # memmoves, without the slices and emptied rows of a rotation (RI at the top of a 1000-row
+            # screen: 3.4 -> 1.8 us a sequence, benchmarks/README.md, round 18)
             screen.remove_row(lost.start)
             screen.insert_row(py if d > 0 else dy + n)
             vacated = range(0)
