@@ -101,6 +101,8 @@ ONLY_C = {
     ("ScreenSink", "stuck"),
     # REP of a wide character over its own pairs on a flat row (the fallback's fill_run compares the same cells)
     ("ScreenSink", "same_pairs"),
+    # ...and over a chunked row, as one fill of pairs (the fallback's rows are strs: its fill_run writes them)
+    ("ScreenSink", "pair_fill"),
     # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
     ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),
     # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)

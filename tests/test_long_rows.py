@@ -178,6 +178,55 @@ def test_every_insert_and_delete_on_a_short_chunked_row_keeps_the_chunks_joined(
                                 assert out == fallback.decode(b"x" * columns + data) + fallback.live, (cells, data)
 
 
+def test_rep_of_a_wide_character_over_a_chunked_row_is_one_fill_of_pairs(both):
+    # written as literal cells, the pairs cost 2,000 cells a sequence at 1000 columns (x then REP, then REP
+    # of a wide character over it, with auto-wrap off: 17 MB/s); a fill of pairs is one chunk
+    c_module, _ = both
+    decoder = c_module.TranscriptDecoder(columns=5000, rows=2)
+    decoder.decode("\x1b[?7l\u4e2d\x1b[4999b\r\nx\x1b[4999b\r\u4e2d\x1b[4999b".encode())
+    assert [count for _, count, _ in decoder._row_chunks()] == [2, 2]  # the first pair as put_char wrote it
+
+
+# Edits over a row of a wide character's pairs by REP (one PAIRED fill in the core's chunks, _chunks_c.pxi):
+# at every column, odd ones (a pair's padding) and even ones, so that the fill is cut inside a pair (its tail
+# starts with the padding), written over from there (put_run's and fill_run's clean test of a fill) and
+# joined again; then a second edit near the first.
+PAIR_EDITS = [b"x", "\u4e2d".encode(), b"x\x1b[4b", "\u4e2d\x1b[3b".encode(), b"\x1b[3P", b"\x1b[2P",
+              b"\x1b[1@", b"\x1b[2@", b"\x1b[3X", b"\x1b[K", b"\x1b[1K", "e\u0301".encode(), b" \x1b[3b"]
+
+
+def test_a_row_of_pairs_edited_at_every_column_gives_the_fallbacks_text_and_stats(both):
+    c_module, py_module = both
+    for cells in (1, 2, 3):
+        with chunk_cells(c_module, cells):
+            for wrap in (b"\x1b[?7h", b"\x1b[?7l"):
+                for edit in PAIR_EDITS:
+                    for column in range(1, 14):
+                        for then in (b"\x1b[%dG\xe4\xb8\xad\x1b[5b" % (column + 1), b"\x1b[%dGx\x1b[3b" % (column - 1),
+                                     b"\x1b[2G\x1b[1P", b"\x1b[3G\x1b[1@"):
+                            data = wrap + "\u4e2d\x1b[29b".encode() + b"\x1b[%dG" % column + edit + then
+                            decoder = c_module.TranscriptDecoder(columns=30, rows=2)
+                            got = (decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats)
+                            assert [unjoined for _, _, unjoined in decoder._row_chunks()] == [0, 0], (cells, data)
+                            fallback = py_module.TranscriptDecoder(columns=30, rows=2)
+                            expected = (fallback.decode(data), fallback.live, fallback.decode(b"", final=True),
+                                        fallback.stats)
+                            assert got == expected, (cells, data)
+
+
+@pytest.mark.parametrize("cells", [4, 16, 512])
+@pytest.mark.parametrize("write", ["\u00e9" * 90, "\x1b[?7lx\x1b[89b", "\u4e2d\x1b[44b", "\x1b[?7l\u4e2d\x1b[44b"])
+def test_a_long_row_of_pairs_with_one_stray_cell_is_written_over_as_the_fallback(both, cells, write):
+    # put_run's clean test passes whole blocks of a wide character's pairs at once (acp_clean_blocks): a
+    # stray padding cell or a marked cell anywhere in them, at any offset in a block, must still stop it
+    # (put_char over stray padding blanks the cell before it). Rows flat (512) and in literal chunks.
+    ops = []
+    for column in range(20, 38):
+        for stray in ("\x1b[%dG\x1b[P" % column, "\x1b[%dG\u0301" % column, "\x1b[%dG\x1b[@" % column):
+            ops.append(("\x1b[?7h\x1b[2;1H" + "\u4e2d" * 45 + stray + "\r" + write).encode())
+    assert_chunks_change_nothing(both, ops, {"columns": 90, "rows": 3}, cells, True)  # (live after each)
+
+
 @pytest.mark.parametrize("cells", [1, 2, 3])
 @pytest.mark.parametrize(("data", "columns", "rows", "expected"), SCREEN_CASES)
 def test_the_tmux_checked_cases_hold_on_rows_in_chunks(both, cells, data, columns, rows, expected):

@@ -12,6 +12,18 @@
 # the walk to its column (from the line's start, its end or its last edit, whichever is nearest) plus the
 # cells of the chunks it splits or joins (literals it removes were each written once before). The fallback
 # keeps its lines as str (_window_py.py); the text is the same.
+#
+# A sized row's fill may also be pairs (PAIRED): a wide character and its padding, again and again, what REP
+# of a wide character writes (_screen_c.pxi, repeat). Its cells alternate from the character, or from the
+# padding (PAIR_ODD) where a cut left the fill's start inside a pair; fill_from says what a fill becomes
+# when its first cells are cut off, and two fills are one when the second goes on where the first stops
+# (fills_meet). Written literally, the pairs of REP at 1000 columns cost 2,000 cells a sequence (`x` then
+# `REP` over them, and `REP` of a wide character over the `x`s, with auto-wrap off: 17 MB/s; round 37).
+
+cdef enum:
+    PAIRED = 0x40000000u  # a fill's bit (never a cell's): its cells are the character and PAD in turn
+    PAIR_ODD = 0x20000000u  # a PAIRED fill that starts with the padding
+    PAIR_CHAR = 0x1FFFFFu  # a PAIRED fill's character
 
 cdef uint32_t *chunk_alloc(Py_ssize_t size) except NULL nogil:
     cdef uint32_t *cells = <uint32_t *>malloc(size * sizeof(uint32_t))
@@ -22,9 +34,33 @@ cdef uint32_t *chunk_alloc(Py_ssize_t size) except NULL nogil:
 
 
 cdef inline void fill_cells(uint32_t *cells, uint32_t cell, Py_ssize_t n) noexcept nogil:
+    """n cells of a fill (``cell``: a chunk's fill value, PAIRED or not) from its start."""
     cdef Py_ssize_t i
+    cdef uint32_t odd
+    if cell & PAIRED:
+        odd = (cell & PAIR_ODD) != 0
+        for i in range(n):
+            cells[i] = PAD if (i ^ odd) & 1 else cell & PAIR_CHAR
+        return
     for i in range(n):
         cells[i] = cell
+
+
+cdef inline uint32_t fill_cell(uint32_t fill, Py_ssize_t j) noexcept nogil:
+    """The cell ``j`` cells into a fill."""
+    if fill & PAIRED:
+        return PAD if (j ^ ((fill & PAIR_ODD) != 0)) & 1 else fill & PAIR_CHAR
+    return fill
+
+
+cdef inline uint32_t fill_from(uint32_t fill, Py_ssize_t offset) noexcept nogil:
+    """What a fill is from ``offset`` cells into it on (the tail a cut leaves)."""
+    return fill ^ PAIR_ODD if fill & PAIRED and offset & 1 else fill
+
+
+cdef inline bint fills_meet(const Chunk *a, const Chunk *b) noexcept nogil:
+    """Whether chunk ``b``, right after ``a``, goes on with a's fill: they are one fill."""
+    return a.cells == NULL and b.cells == NULL and b.fill == fill_from(a.fill, a.len)
 
 
 cdef inline void put_cells(uint32_t *dst, const uint32_t *cps, const uint8_t *text, uint32_t fill,
@@ -98,7 +134,11 @@ cdef inline Py_ssize_t cells_written(const uint32_t *cells, Py_ssize_t lo, Py_ss
 
 cdef inline Py_ssize_t chunk_written(const Chunk *chunk, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     """Written cells among a chunk's cells ``[lo, hi)``."""
+    cdef Py_ssize_t odd
     if chunk.cells == NULL:
+        if chunk.fill & PAIRED:  # the characters' cells: j in [lo, hi) with j + odd even
+            odd = (chunk.fill & PAIR_ODD) != 0
+            return (hi + 1 - odd) // 2 - (lo + 1 - odd) // 2
         return hi - lo if chunk.fill != BLANK and chunk.fill != PAD else 0
     return cells_written(chunk.cells, lo, hi)
 
@@ -170,7 +210,7 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
         chunk = &line.chunked.chunks[k]
         offset = col - start
         if stop < start + chunk.len:  # strictly inside one chunk: it becomes head, the opened chunks, tail
-            set_fill(&tail, chunk.fill, start + chunk.len - stop)
+            set_fill(&tail, fill_from(chunk.fill, stop - start), start + chunk.len - stop)
             if chunk.cells != NULL:
                 tail.cells = chunk_alloc(size)
                 memcpy(tail.cells, chunk.cells + stop - start, tail.len * sizeof(uint32_t))
@@ -201,6 +241,8 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
         gone[0] += chunk_written(chunk, 0, offset)
         if chunk.cells != NULL:
             memmove(chunk.cells, chunk.cells + offset, (chunk.len - offset) * sizeof(uint32_t))
+        else:
+            chunk.fill = fill_from(chunk.fill, offset)
         chunk.len -= offset
         line.len -= offset
     removed = j - k
@@ -226,7 +268,7 @@ cdef int chunks_join(Line *line, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t size) 
             continue
         if w > first:
             a = &line.chunked.chunks[w - 1]
-            if a.cells == NULL and b.cells == NULL and a.fill == b.fill:
+            if fills_meet(a, b):
                 a.len += b.len
                 continue
             if a.len + b.len <= size:
@@ -269,8 +311,8 @@ cdef Py_ssize_t chunks_replace(Line *line, Py_ssize_t col, Py_ssize_t n, const u
             overwritten = cells_written(chunk.cells, col - start, end - start)
             put_cells(chunk.cells + col - start, cps, text, fill, n)
             return overwritten
-        if cps == NULL and text == NULL and chunk.fill == fill:  # the same fill again: nothing changes
-            return n if fill != BLANK else 0
+        if cps == NULL and text == NULL and fill_from(chunk.fill, col - start) == fill:
+            return chunk_written(chunk, col - start, end - start)  # the same fill again: nothing changes
     if col == line.len and line.chunked.nchunks and line.chunked.chunks[line.chunked.nchunks - 1].cells != NULL \
             and line.chunked.chunks[line.chunked.nchunks - 1].len + n <= size:  # an append that fits the last chunk
         chunk = &line.chunked.chunks[line.chunked.nchunks - 1]
@@ -369,7 +411,7 @@ cdef Py_ssize_t chunks_split(Line *line, Py_ssize_t col, Py_ssize_t size) except
     chunks_reserve(line, 1)
     chunk = &line.chunked.chunks[k]
     offset = col - start
-    set_fill(&tail, chunk.fill, chunk.len - offset)
+    set_fill(&tail, fill_from(chunk.fill, offset), chunk.len - offset)
     if chunk.cells != NULL:
         tail.cells = chunk_alloc(size)
         memcpy(tail.cells, chunk.cells + offset, tail.len * sizeof(uint32_t))
@@ -503,7 +545,7 @@ cdef Py_ssize_t chunks_unjoined(const Line *line, Py_ssize_t size) noexcept nogi
         count += b.len == 0
         if k:
             a = &line.chunked.chunks[k - 1]
-            count += (a.cells == NULL and b.cells == NULL and a.fill == b.fill) or a.len + b.len <= size
+            count += fills_meet(a, b) or a.len + b.len <= size
     return count
 
 
