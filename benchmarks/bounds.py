@@ -152,9 +152,14 @@ CASES = {
     "sized 80x65535: DL at the middle row of full rows": (
         "b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[32768;1H'", "b'\\x1b[M' * 21845"),
     # a line feed at the bottom of a region in the middle is a lagged scroll in the core (round 12), but the
-    # next sequence that is not one settles it with a rotation of the region (ESC 7 here)
+    # next sequence that is not one settles it with a rotation of the region: ESC 7 and cursor moves did
+    # until round 37 (lag_free), an erase still does (a miss, as IL or DL in the middle)
     "sized 80x65535: x and LF and ESC 7 at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b7' * 16384"),
+    "sized 80x65535: x and LF and CUF at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[C' * 13107"),
+    "sized 80x65535: x and LF and EL at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[K' * 13107"),
     # every row written: past max_live_cells (1 Mi cells, 13,108 rows of 80) the topmost rows go to the
     # history, and each write past it read all the rows emptied before (round 34: 1.9 MB/s in the core, 0.08
     # in the fallback); now the rows that may hold something

@@ -954,6 +954,9 @@ AFTER_SCROLLS = [
     b"\x1bM", b"\x1b7\x1b[2;1H\x1b8", b"\x1bc", b"\x1b[H", b"\x1b[2K", b"\x1b[J", b"\x1b[2J", b"\x1b[3L",
     b"\x1b[3M", b"\x1b[2T", b"\x1b[4S", b"\x1b[r", b"\x1b[3;6r", b"\x1b[5b", b"\x1b[?7l", b"\x1b[?6h",
     b"\x1b[?1049h", b"\x1b[X", b"\x1b[@", b"\x1b[P", b"\x1b[31m", b"\x1b]0;t\x07",
+    # the cursor moved or saved only, which leave the rotation for later (lag_free), then text and a wrap
+    b"\x1b7", b"\x1b8", b"\x1b[2A", b"\x1b[3B", b"\x1b[5C", b"\x1b[2D", b"\x1b[E", b"\x1b[2F", b"\x1b[4G",
+    b"\x1b[4`", b"\x1b[5d", b"\x1b[Z", b"\x1b[s\x1b[2;1H\x1b[u", b"\x1b[5;3f", b"\x1b[8d\x1b[C" + b"q" * 12,
 ]
 
 
@@ -986,7 +989,9 @@ def test_scrolls_of_a_region_inside_the_screen_then_anything(both, region, then)
 ERASE_TOP = b"\x1b[1;1H\x1b[2K\x1b[2;1H\x1b[2K"
 lagged_ops = st.one_of(
     st.sampled_from([b"\n", b"\x1bD", b"\x1bE", b"\x1bM", b"\x1b[S", b"\x1b[4S", b"\x1b[T", b"\x1b[2T", b"\r",
-                     b"\x1b[b", b"\x1b[4b", "\u4e2d".encode(), "e\u200d".encode(), b"\x1b[K", ERASE_TOP]),
+                     b"\x1b[b", b"\x1b[4b", "\u4e2d".encode(), "e\u200d".encode(), b"\x1b[K", ERASE_TOP,
+                     b"\x1b7", b"\x1b8", b"\x1b[s", b"\x1b[u", b"\x1b[2A", b"\x1b[B", b"\x1b[3C", b"\x1b[D",
+                     b"\x1b[E", b"\x1b[F", b"\x1b[5G", b"\x1b[7d", b"\x1b[Z"]),
     st.builds(lambda y, x: b"\x1b[%d;%dH" % (y, x), st.integers(1, 12), st.integers(1, 11)),
     st.builds(lambda n: b"abcdefghijkl"[:n], st.integers(1, 12)),
 )
