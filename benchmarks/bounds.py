@@ -100,6 +100,9 @@ CASES = {
     "sized 80x1000: SD in the middle half": ("b'\\x1b[250;750r'", "b'\\x1b[T' * 21845"),
     "sized 80x1000: RI at the top of the middle half": ("b'\\x1b[250;750r\\x1b[250;1H'", "b'\\x1bM' * 32768"),
     "sized 80x1000: x and LF at the bottom of the middle half": ("b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n' * 32768"),
+    # ...and then a sequence that left the lagged scroll for later only since round 37 (lag_free)
+    "sized 80x1000: x and LF and ESC 7 at the bottom of the middle half": (
+        "b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n\\x1b7' * 16384"),
     "sized 80x1000: x and LF and ESC 7 at the bottom": ("b'\\x1b[1000;1H'", "b'x\\n\\x1b7' * 16384"),
     # every row of the region leaves per sequence (500 rows for 7 bytes): SU commits them (output-bound, as
     # huge moves), SD loses them
