@@ -1092,11 +1092,8 @@ cdef class ScreenSink(Sink):
         A chunked row's fills are passed whole."""
         cdef Py_ssize_t end = cx + take * width, bad
         cdef const uint32_t *cells = flat_cells(row)
-        # the last character found wide (MARKED: none yet, never a cell tested): a row of CJK text or of a
-        # REP holds the same ones again, and the lookup of a width was most of a wide REP's scan (round 26)
-        cdef uint32_t wide = MARKED
-        cdef uint32_t before = 0  # the cell before the one tested (padding is clean after its own wide
-        if end > row.line.len:  # character, without marks as it was scanned)
+        cdef uint32_t before = 0, wide = MARKED  # (first_unclean's state from the cursor on)
+        if end > row.line.len:
             end = row.line.len
         bad = end
         if cells != NULL:
@@ -2490,9 +2487,11 @@ cdef inline Py_ssize_t first_unclean(const uint32_t *cells, Py_ssize_t i, Py_ssi
                                      uint32_t *before, uint32_t *wide) noexcept nogil:
     """clean_take's look at cells[i:stop], a flat row's or a chunk's: the first cell put_run may not write
     over (stop if none), a marked one or padding that does not follow a wide character (nor any padding
-    at the cursor, cells[i] when ``at_cursor``). *before is the cell before cells[i], and the cell before
-    stop on return; *wide the wide character found last (MARKED: none yet), which spares a width lookup a
-    pair. Where a wide character is found, whole blocks of its pairs after it pass in a few vector
+    at the cursor, cells[i] when ``at_cursor``). *before is the cell before cells[i] (padding is clean
+    after its own wide character, which had no marks as it was scanned), and the cell before stop on
+    return; *wide the wide character found last (MARKED: none yet, never a cell tested): a row of CJK text
+    or of a REP holds the same ones again, and the lookup of a width was most of a wide REP's scan (round
+    26). Where a wide character is found, whole blocks of its pairs after it pass in a few vector
     instructions (acp_clean_blocks): a row of them is what REP of it wrote. (Tried only there, the loop
     itself stays as it was: the short runs of text, most of what this scans, pay nothing for it.)"""
     cdef Py_ssize_t first = i
