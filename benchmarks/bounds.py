@@ -100,7 +100,7 @@ CASES = {
     "sized 80x1000: SD in the middle half": ("b'\\x1b[250;750r'", "b'\\x1b[T' * 21845"),
     "sized 80x1000: RI at the top of the middle half": ("b'\\x1b[250;750r\\x1b[250;1H'", "b'\\x1bM' * 32768"),
     "sized 80x1000: x and LF at the bottom of the middle half": ("b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n' * 32768"),
-    # ...and then a sequence that left the lagged scroll for later only since round 37 (lag_free)
+    # ...and then a sequence that left the lagged scroll for later only since round 37 (settles_lag)
     "sized 80x1000: x and LF and ESC 7 at the bottom of the middle half": (
         "b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n\\x1b7' * 16384"),
     "sized 80x1000: x and LF and ESC 7 at the bottom": ("b'\\x1b[1000;1H'", "b'x\\n\\x1b7' * 16384"),
@@ -155,14 +155,23 @@ CASES = {
     "sized 80x65535: DL at the middle row of full rows": (
         "b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[32768;1H'", "b'\\x1b[M' * 21845"),
     # a line feed at the bottom of a region in the middle is a lagged scroll in the core (round 12), but the
-    # next sequence that is not one settles it with a rotation of the region: ESC 7 and cursor moves did
-    # until round 37 (lag_free), an erase still does (a miss, as IL or DL in the middle)
+    # next sequence that is not one settled it with a rotation of the region: ESC 7 and cursor moves did
+    # until round 37, erases and edits of the cursor's row and mode flags until round 38 (settles_lag,
+    # row_edit_keeps_lag); IL and DL still do (a miss, as IL or DL in the middle above)
     "sized 80x65535: x and LF and ESC 7 at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b7' * 16384"),
     "sized 80x65535: x and LF and CUF at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[C' * 13107"),
     "sized 80x65535: x and LF and EL at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[K' * 13107"),
+    "sized 80x65535: x and LF and DCH at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[P' * 13107"),
+    "sized 80x65535: x and LF and ICH at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[@' * 13107"),
+    "sized 80x65535: x and LF and CSI ? 25 l at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[?25l' * 8738"),
+    "sized 80x65535: x and LF and IL at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[L' * 13107"),
     # every row written: past max_live_cells (1 Mi cells, 13,108 rows of 80) the topmost rows go to the
     # history, and each write past it read all the rows emptied before (round 34: 1.9 MB/s in the core, 0.08
     # in the fallback); now the rows that may hold something

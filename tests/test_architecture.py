@@ -145,7 +145,8 @@ ONLY_C = {
     # cursor's row is written where the lag left that row
     ("ScreenSink", "set_region"), ("ScreenSink", "settle"), ("ScreenSink", "scroll_up_lagged"),
     ("ScreenSink", "scroll_down_lagged"), ("ScreenSink", "drop_row"), ("ScreenSink", "fits_cursor_row"),
-    ("ScreenSink", "cursor_row"),
+    ("ScreenSink", "cursor_row"), ("ScreenSink", "lagged_row"), ("ScreenSink", "screen_row"),
+    ("ScreenSink", "row_edit_keeps_lag"),
 }
 
 # Python classes that are C structs in the core (swapped by value without the GIL, as windows are): their

@@ -984,14 +984,20 @@ def test_scrolls_of_a_region_inside_the_screen_then_anything(both, region, then)
 
 
 # ASCII text and REP that fit the cursor's row go where lagged scrolls left that row (cursor_row) instead of
-# rotating the region first; anything that wraps, or would reach max_live_cells, settles. Cursor moves put
-# the text on the region's last row, in its middle, above and below it; SU leaves the cursor where it is.
+# rotating the region first; anything that wraps, or would reach max_live_cells, settles. So do EL, ECH, ICH
+# and DCH, whose edits go to that row too (row_edit_keeps_lag), and which unwrap the row above it on the
+# screen when they empty the whole row: rows wrapped before the lag, the cursor on the row after a wrapped
+# one, on the region's top row, and the region at the screen's top (the row above is the history's last).
+# Cursor moves put the text on the region's last row, in its middle, above and below it; SU leaves the
+# cursor where it is.
 ERASE_TOP = b"\x1b[1;1H\x1b[2K\x1b[2;1H\x1b[2K"
 lagged_ops = st.one_of(
     st.sampled_from([b"\n", b"\x1bD", b"\x1bE", b"\x1bM", b"\x1b[S", b"\x1b[4S", b"\x1b[T", b"\x1b[2T", b"\r",
                      b"\x1b[b", b"\x1b[4b", "\u4e2d".encode(), "e\u200d".encode(), b"\x1b[K", ERASE_TOP,
                      b"\x1b7", b"\x1b8", b"\x1b[s", b"\x1b[u", b"\x1b[2A", b"\x1b[B", b"\x1b[3C", b"\x1b[D",
-                     b"\x1b[E", b"\x1b[F", b"\x1b[5G", b"\x1b[7d", b"\x1b[Z"]),
+                     b"\x1b[E", b"\x1b[F", b"\x1b[5G", b"\x1b[7d", b"\x1b[Z",
+                     b"\x1b[1K", b"\x1b[2K", b"\x1b[3X", b"\x1b[20X", b"\x1b[2P", b"\x1b[20P", b"\x1b[3@",
+                     b"\x1b[20@", b"\x1b[?25l", b"\x1b[?7l", b"\x1b[?7h", b"\x1b[4h", b"\x1b[4l", b"\x1b[6n"]),
     st.builds(lambda y, x: b"\x1b[%d;%dH" % (y, x), st.integers(1, 12), st.integers(1, 11)),
     st.builds(lambda n: b"abcdefghijkl"[:n], st.integers(1, 12)),
 )
@@ -1007,7 +1013,15 @@ lagged_ops = st.one_of(
 # max_live_cells reached by the write: enforce_limits commits rows in order, from the top (rows 1-2 emptied)
 @example([ERASE_TOP, b"\x1b[9;1H", b"\n", b"abcdefghij", b"\n", b"abcdefghij"], b"\x1b[3;9r", 60)
 @example([ERASE_TOP, b"\x1b[9;1H", b"\n", b"abcdefghij", b"\n", b"a", b"\x1b[9b"], b"\x1b[3;9r", 60)  # REP
-@given(st.lists(lagged_ops, max_size=40), st.sampled_from([b"\x1b[3;9r", b"\x1b[?1049h\x1b[3;9r"]),
+# an erase of the cursor's whole row after lagged scrolls unwraps the row above it on the screen
+@example([b"\x1b[5;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[5;1H", b"\x1b[2K", b"\n"], b"\x1b[3;9r", 1000)
+@example([b"\x1b[8;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n\n", b"\x1b[7;1H", b"\x1b[20X"], b"\x1b[3;9r", 1000)
+@example([b"\x1b[3;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[3;1H", b"\x1b[K"], b"\x1b[3;9r", 1000)
+@example([b"\x1b[1;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[1;1H", b"\x1b[2K"], b"\x1b[1;9r", 1000)
+@example([b"\x1b[4;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[4;1H", b"\x1b[20P"], b"\x1b[1;9r", 1000)
+# ICH past max_live_cells settles (enforce_limits commits rows in the screen's order)
+@example([ERASE_TOP, b"\x1b[9;1H", b"\n", b"abcdefghi", b"\n", b"ab", b"\r\x1b[8@"], b"\x1b[3;9r", 60)
+@given(st.lists(lagged_ops, max_size=40), st.sampled_from([b"\x1b[3;9r", b"\x1b[1;9r", b"\x1b[?1049h\x1b[3;9r"]),
        st.sampled_from([1000, 60]))
 def test_text_after_lagged_scrolls_goes_to_the_cursors_row(both, ops, region, max_live_cells):
     numbered = b"".join(b"\x1b[%d;1Hrow %d" % (y, y) for y in range(1, 13))

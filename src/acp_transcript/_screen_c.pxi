@@ -1273,7 +1273,7 @@ cdef class ScreenSink(Sink):
 
     cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
         if self.lag and final != IND and final != NEL and final != RI and final != DECSC and final != DECRC:
-            # (IND, NEL and RI scroll; DECSC and DECRC only save and move the cursor: lag_free)
+            # (IND, NEL and RI scroll; DECSC and DECRC only save and move the cursor: settles_lag)
             self.settle()
         if final == RIS:
             self.set_alt(False, False)
@@ -1306,7 +1306,7 @@ cdef class ScreenSink(Sink):
     cdef int csi_dispatch(self, const uint32_t *params, int nparams, uint8_t final) except -1 nogil:
         cdef Py_ssize_t n = param(params, nparams, 0, 1), m, how, top, bottom, cx
         cdef int i
-        if self.lag and final != 0x53 and final != 0x54 and not lag_free(final):  # (SU and SD scroll)
+        if self.lag and (settles_lag(final) or (final in b"KXP@" and not self.row_edit_keeps_lag(final, n))):
             self.settle()
         if final == 0x48 or final == 0x66:  # H: CUP, f: HVP
             m = param(params, nparams, 1, 1)
@@ -1349,7 +1349,7 @@ cdef class ScreenSink(Sink):
             if n > self.columns - self.cx:
                 n = self.columns - self.cx
             if n > 0:
-                self.clear_cells(self.cy, self.cx, self.cx + n)
+                self.clear_cells(self.cursor_row(), self.cx, self.cx + n)
         elif final == 0x40:  # @: ICH
             self.insertcharacter(n)
         elif final == 0x50:  # P: DCH
@@ -1455,8 +1455,8 @@ cdef class ScreenSink(Sink):
         return self.print_cps(self.scratch, count)
 
     cdef int private_mode(self, uint32_t mode, bint enable) except -1 nogil:
-        if self.lag:
-            self.settle()
+        if self.lag and (mode == MODE_ALT_1049 or mode == MODE_ALT_1047 or mode == MODE_ALT_47):
+            self.settle()  # (a screen switch reads rows; the other modes are flags, DECOM a cursor move)
         if mode == DECAWM:
             self.wrap = enable
         elif mode == DECOM:
@@ -1630,15 +1630,35 @@ cdef class ScreenSink(Sink):
         return self.wrap and not self.zwj and self.cx + n <= self.columns \
             and self.screen.cells + self.cx + n <= self.max_live_cells
 
+    cdef inline bint row_edit_keeps_lag(self, uint8_t final, Py_ssize_t n) noexcept nogil:
+        """Whether EL, ECH, DCH or ICH (``final``, with its count n) may edit the cursor's row where lagged
+        scrolls left it (cursor_row) without a settle first (settles_lag). They read and write that row only,
+        and unwrap the row above it on the screen when they empty the whole row (clear_lines finds that row
+        through the lag). Not when the live cells may be past max_live_cells after it: ICH adds up to n
+        cells, and a write past the limit (end_write) calls enforce_limits, which commits rows in the
+        screen's order and spares the cursor's row by its place."""
+        return self.screen.cells + (n if final == 0x40 else 0) <= self.max_live_cells
+
     cdef inline Py_ssize_t cursor_row(self) noexcept nogil:
-        """The cursor's row in the screen's order: ``cy``, or, while the region's rotation lags
-        (scroll_up_lagged) and the cursor is in the region, rupper + (cy - rupper + lag) mod its height (by a
+        """The cursor's row in the screen's order (lagged_row)."""
+        return self.lagged_row(self.cy)
+
+    cdef inline Py_ssize_t lagged_row(self, Py_ssize_t y) noexcept nogil:
+        """Where row y of the screen is in its order: y, or, while the region's rotation lags
+        (scroll_up_lagged) and y is in the region, rupper + (y - rupper + lag) mod its height (by a
         subtraction, as both terms are below the height: no division on every print)."""
-        cdef Py_ssize_t y = self.cy
         if self.lag and self.rupper <= y <= self.rlower:
             y += self.lag
             if y > self.rlower:
                 y -= self.rlower + 1 - self.rupper
+        return y
+
+    cdef inline Py_ssize_t screen_row(self, Py_ssize_t y) noexcept nogil:
+        """lagged_row's inverse: the row of the screen that entry y of its order holds."""
+        if self.lag and self.rupper <= y <= self.rlower:
+            y -= self.lag
+            if y < self.rupper:
+                y += self.rlower + 1 - self.rupper
         return y
 
     cdef int put_char(self, uint32_t char, int width) except -1 nogil:
@@ -2000,7 +2020,13 @@ cdef class ScreenSink(Sink):
             self.empty_row(yy)
             yy = screen_next_busy(&self.screen, yy + 1, stop)
         screen_blanked(&self.screen, y, y + n)
-        if self.hsize + y != 0:
+        if self.lag:
+            # one row, the cursor's, where lagged scrolls left it (row_edit_keeps_lag): the row above it on
+            # the screen is unwrapped, wherever the lag left that one (y: the row's place on the screen)
+            y = self.screen_row(y)
+            if self.hsize + y != 0:
+                self.unwrap(self.lagged_row(y - 1))
+        elif self.hsize + y != 0:
             self.unwrap(y - 1)
         return 0
 
@@ -2071,7 +2097,8 @@ cdef class ScreenSink(Sink):
         region's last row, IND, NEL, SU, RI and SD come here (they touch no other row); every other entry of
         the sink (the Sink methods, live, resize) calls settle first, which rotates the region once, by
         ``lag``; BS too (it reads the row above the cursor), not CR or HT. ASCII text that fits the cursor's
-        row, and REP of it, write into the lagged row instead (fits_cursor_row, cursor_row)."""
+        row, and REP of it, write into the lagged row instead (fits_cursor_row, cursor_row), as do EL, ECH,
+        ICH and DCH; the cursor moves, the saves and the mode flags touch no row (settles_lag)."""
         cdef Py_ssize_t y = self.rupper + self.lag
         if self.has_main:  # move_lines(rupper, rupper + 1, ...): the row is lost, the row above unwrapped
             self.drop_row(y)
@@ -2274,23 +2301,26 @@ cdef class ScreenSink(Sink):
         self.screen.cells += row.line.len - size
         return 0
 
+    # EL, ECH, ICH and DCH edit the cursor's row where lagged scrolls left it (cursor_row; csi_dispatch)
+
     cdef int clearline(self) except -1 nogil:
-        if row_at(&self.screen, self.cy).used:
-            self.clear_lines(self.cy, 1)
+        cdef Py_ssize_t y = self.cursor_row()
+        if row_at(&self.screen, y).used:
+            self.clear_lines(y, 1)
         return 0
 
     cdef int clearendofline(self) except -1 nogil:
         if self.cx == 0:
             self.clearline()
         elif self.cx <= self.columns - 1:
-            self.clear_cells(self.cy, self.cx, self.columns)
+            self.clear_cells(self.cursor_row(), self.cx, self.columns)
         return 0
 
     cdef int clearstartofline(self) except -1 nogil:
         if self.cx >= self.columns - 1:
             self.clearline()
         else:
-            self.clear_cells(self.cy, 0, self.cx + 1)
+            self.clear_cells(self.cursor_row(), 0, self.cx + 1)
         return 0
 
     cdef int clearendofscreen(self) except -1 nogil:
@@ -2335,19 +2365,19 @@ cdef class ScreenSink(Sink):
         if n <= 0 or cx > sx - 1:
             return 0
         if cx >= sx - 1:
-            return self.clear_cells(self.cy, cx, cx + 1)
-        return self.move_cells(self.cy, cx + n, cx, sx - cx - n)
+            return self.clear_cells(self.cursor_row(), cx, cx + 1)
+        return self.move_cells(self.cursor_row(), cx + n, cx, sx - cx - n)
 
     cdef int deletecharacter(self, Py_ssize_t n) except -1 nogil:
-        cdef Py_ssize_t sx = self.columns, cx = self.cx, count
+        cdef Py_ssize_t sx = self.columns, cx = self.cx, count, y = self.cursor_row()
         if n > sx - cx:
             n = sx - cx
         if n <= 0 or cx > sx - 1:
             return 0
-        self.move_cells(self.cy, cx, cx + n, sx - cx - n)
+        self.move_cells(y, cx, cx + n, sx - cx - n)
         count = cx + 2 * n - sx
         if count > 0:
-            self.clear_cells(self.cy, sx - n, sx - n + count)
+            self.clear_cells(y, sx - n, sx - n + count)
         return 0
 
     cdef int move_cells(self, Py_ssize_t y, Py_ssize_t dx, Py_ssize_t px, Py_ssize_t nx) except -1 nogil:
@@ -2474,13 +2504,19 @@ cdef class ScreenSink(Sink):
         return self.cursormove(self.saved_cx, self.saved_cy, False)
 
 
-cdef inline bint lag_free(uint8_t final) noexcept nogil:
-    """Whether the CSI function ``final`` leaves a lagged region's rotation for later (scroll_up_lagged): it
-    only moves or saves the cursor, which reads no row (CUP, HVP, CUU, CUD, CUF, CUB, CNL, CPL, CHA, HPA,
-    VPA, CBT, SCOSC, SCORC; a print after it writes through cursor_row, or settles). Text and a line feed
-    at the bottom of a region in the middle of an 80x65,535 screen, then a cursor move or ESC 7, rotated
-    half the screen's row slots a line: 1.7-2.1 MB/s (round 37)."""
-    return final in b"HfABCDEFG`dZsu"
+cdef inline bint settles_lag(uint8_t final) noexcept nogil:
+    """Whether the CSI function ``final`` rotates a lagged region back into order first (settle; SU and SD
+    scroll it, scroll_up). ED, IL and DL read or move rows by their place on the screen, and DECSTBM
+    changes the region the lag belongs to. The rest leave the rotation for later:
+    - the cursor moves and saves (CUP, HVP, CUU, CUD, CUF, CUB, CNL, CPL, CHA, HPA, VPA, CBT, SCOSC, SCORC),
+      which read no row: text and a line feed at the bottom of a region in the middle of an 80x65,535
+      screen, then a cursor move or ESC 7, rotated half the screen's row slots a line (1.7-2.1 MB/s;
+      round 37);
+    - EL, ECH, ICH and DCH, which edit the cursor's row where the lag left it (cursor_row), unless
+      row_edit_keeps_lag says the edit may reach max_live_cells: the same with an erase, 2.1 MB/s (round
+      38);
+    - SM and RM (IRM, a flag) and the functions the sink ignores."""
+    return final in b"JLMr"
 
 
 cdef inline Py_ssize_t first_unclean(const uint32_t *cells, Py_ssize_t i, Py_ssize_t stop, bint at_cursor,
