@@ -103,6 +103,9 @@ CASES = {
     # ...and then a sequence that left the lagged scroll for later only since round 37 (settles_lag)
     "sized 80x1000: x and LF and ESC 7 at the bottom of the middle half": (
         "b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n\\x1b7' * 16384"),
+    # ...and an erase of the cursor's row, which settled until round 38 (row_edit_keeps_lag)
+    "sized 80x1000: x and LF and EL at the bottom of the middle half": (
+        "b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n\\x1b[K' * 13107"),
     "sized 80x1000: x and LF and ESC 7 at the bottom": ("b'\\x1b[1000;1H'", "b'x\\n\\x1b7' * 16384"),
     # every row of the region leaves per sequence (500 rows for 7 bytes): SU commits them (output-bound, as
     # huge moves), SD loses them
