@@ -954,7 +954,7 @@ AFTER_SCROLLS = [
     b"\x1bM", b"\x1b7\x1b[2;1H\x1b8", b"\x1bc", b"\x1b[H", b"\x1b[2K", b"\x1b[J", b"\x1b[2J", b"\x1b[3L",
     b"\x1b[3M", b"\x1b[2T", b"\x1b[4S", b"\x1b[r", b"\x1b[3;6r", b"\x1b[5b", b"\x1b[?7l", b"\x1b[?6h",
     b"\x1b[?1049h", b"\x1b[X", b"\x1b[@", b"\x1b[P", b"\x1b[31m", b"\x1b]0;t\x07",
-    # the cursor moved or saved only, which leave the rotation for later (lag_free), then text and a wrap
+    # the cursor moved or saved only, which leave the rotation for later (settles_lag), then text and a wrap
     b"\x1b7", b"\x1b8", b"\x1b[2A", b"\x1b[3B", b"\x1b[5C", b"\x1b[2D", b"\x1b[E", b"\x1b[2F", b"\x1b[4G",
     b"\x1b[4`", b"\x1b[5d", b"\x1b[Z", b"\x1b[s\x1b[2;1H\x1b[u", b"\x1b[5;3f", b"\x1b[8d\x1b[C" + b"q" * 12,
 ]
