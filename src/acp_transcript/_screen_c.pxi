@@ -1273,7 +1273,7 @@ cdef class ScreenSink(Sink):
 
     cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
         if self.lag and final != IND and final != NEL and final != RI and final != DECSC and final != DECRC:
-            # (IND, NEL and RI scroll; DECSC and DECRC only save and move the cursor: settles_lag)
+            # (IND, NEL and RI scroll; DECSC and DECRC only save and move the cursor, as settles_lag says)
             self.settle()
         if final == RIS:
             self.set_alt(False, False)
@@ -2505,9 +2505,10 @@ cdef class ScreenSink(Sink):
 
 
 cdef inline bint settles_lag(uint8_t final) noexcept nogil:
-    """Whether the CSI function ``final`` rotates a lagged region back into order first (settle; SU and SD
-    scroll it, scroll_up). ED, IL and DL read or move rows by their place on the screen, and DECSTBM
-    changes the region the lag belongs to. The rest leave the rotation for later:
+    """Whether the CSI function ``final`` first rotates a lagged region back into order (settle). SU and SD
+    scroll the lagged region themselves (scroll_up, scroll_down); ED, IL and DL read or move rows by their
+    place on the screen, and DECSTBM changes the region the lag belongs to. The rest leave the rotation for
+    later:
     - the cursor moves and saves (CUP, HVP, CUU, CUD, CUF, CUB, CNL, CPL, CHA, HPA, VPA, CBT, SCOSC, SCORC),
       which read no row: text and a line feed at the bottom of a region in the middle of an 80x65,535
       screen, then a cursor move or ESC 7, rotated half the screen's row slots a line (1.7-2.1 MB/s;
