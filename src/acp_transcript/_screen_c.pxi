@@ -1306,7 +1306,7 @@ cdef class ScreenSink(Sink):
     cdef int csi_dispatch(self, const uint32_t *params, int nparams, uint8_t final) except -1 nogil:
         cdef Py_ssize_t n = param(params, nparams, 0, 1), m, how, top, bottom, cx
         cdef int i
-        if self.lag and (settles_lag(final) or (final in b"KXP@" and not self.row_edit_keeps_lag(final, n))):
+        if self.lag and (settles_lag(final) or (final in b"KXP@LM" and not self.row_edit_keeps_lag(final, n))):
             self.settle()
         if final == 0x48 or final == 0x66:  # H: CUP, f: HVP
             m = param(params, nparams, 1, 1)
@@ -1631,12 +1631,15 @@ cdef class ScreenSink(Sink):
             and self.screen.cells + self.cx + n <= self.max_live_cells
 
     cdef inline bint row_edit_keeps_lag(self, uint8_t final, Py_ssize_t n) noexcept nogil:
-        """Whether EL, ECH, DCH or ICH (``final``, with its count n) may edit the cursor's row where lagged
-        scrolls left it (cursor_row) without a settle first (settles_lag). They read and write that row only,
-        and unwrap the row above it on the screen when they empty the whole row (clear_lines finds that row
-        through the lag). Not when the live cells may be past max_live_cells after it: ICH adds up to n
-        cells, and a write past the limit (end_write) calls enforce_limits, which commits rows in the
-        screen's order and spares the cursor's row by its place."""
+        """Whether EL, ECH, DCH, ICH, IL or DL (``final``, with its count n) may edit the cursor's row where
+        lagged scrolls left it (cursor_row) without a settle first (settles_lag). They read and write that row
+        only, and unwrap the row above it on the screen when they empty the whole row (clear_lines finds that
+        row through the lag). IL and DL do so only on the region's last row, which they empty whatever n
+        (insertline); elsewhere they move rows. EL, ECH, DCH and ICH not when the live cells may be past
+        max_live_cells after it: ICH adds up to n cells, and a write past the limit (end_write) calls
+        enforce_limits, which commits rows in the screen's order and spares the cursor's row by its place."""
+        if final == 0x4C or final == 0x4D:
+            return self.cy == self.rlower
         return self.screen.cells + (n if final == 0x40 else 0) <= self.max_live_cells
 
     cdef inline Py_ssize_t cursor_row(self) noexcept nogil:
@@ -2237,6 +2240,8 @@ cdef class ScreenSink(Sink):
             if n:
                 self.move_lines(cy + n, cy, self.height - cy - n)
             return 0
+        if cy == self.rlower:  # the region's last row is emptied, where a lag left it (row_edit_keeps_lag)
+            return self.clear_lines(self.cursor_row(), 1)
         if n > self.rlower + 1 - cy:
             n = self.rlower + 1 - cy
         if n:
@@ -2254,6 +2259,8 @@ cdef class ScreenSink(Sink):
                 self.move_lines(cy, cy + n, sy - cy - n)
                 self.clear_lines(sy - n, cy + n - (sy - n))
             return 0
+        if cy == self.rlower:  # as insertline
+            return self.clear_lines(self.cursor_row(), 1)
         if n > self.rlower + 1 - cy:
             n = self.rlower + 1 - cy
         if n:
@@ -2506,18 +2513,19 @@ cdef class ScreenSink(Sink):
 
 cdef inline bint settles_lag(uint8_t final) noexcept nogil:
     """Whether the CSI function ``final`` first rotates a lagged region back into order (settle). SU and SD
-    scroll the lagged region themselves (scroll_up, scroll_down); ED, IL and DL read or move rows by their
-    place on the screen, and DECSTBM changes the region the lag belongs to. The rest leave the rotation for
-    later:
+    scroll the lagged region themselves (scroll_up, scroll_down); ED, and IL and DL but on the region's last
+    row (row_edit_keeps_lag), read or move rows by their place on the screen, and DECSTBM changes the region
+    the lag belongs to. The rest leave the rotation for later:
     - the cursor moves and saves (CUP, HVP, CUU, CUD, CUF, CUB, CNL, CPL, CHA, HPA, VPA, CBT, SCOSC, SCORC),
       which read no row: text and a line feed at the bottom of a region in the middle of an 80x65,535
       screen, then a cursor move or ESC 7, rotated half the screen's row slots a line (1.7-2.1 MB/s;
       round 37);
     - EL, ECH, ICH and DCH, which edit the cursor's row where the lag left it (cursor_row), unless
       row_edit_keeps_lag says the edit may reach max_live_cells: the same with an erase, 2.1 MB/s (round
-      38);
+      38); and IL and DL on the region's last row, which only empty it (the same with IL, 2.1 MB/s; round
+      39);
     - SM and RM (IRM, a flag) and the functions the sink ignores."""
-    return final in b"JLMr"
+    return final in b"Jr"
 
 
 cdef inline Py_ssize_t first_unclean(const uint32_t *cells, Py_ssize_t i, Py_ssize_t stop, bint at_cursor,
