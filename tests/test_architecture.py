@@ -140,10 +140,11 @@ ONLY_C = {
     ("ScreenSink", "put_fill"),
     ("ScreenSink", "new_mark"), ("ScreenSink", "compact_marks"),  # combining marks in a pool (str cells in Python)
     ("ScreenSink", "row_text"), ("ScreenSink", "text"),  # Screen's methods where the marks are (see C_STRUCTS)
-    # a region inside the screen scrolls without rotating its row order each time (the fallback's lists rotate
-    # by memmove); drop_row is move_lines' loss of a row, which the lagged scrolls share; text that fits the
-    # cursor's row is written where the lag left that row
-    ("ScreenSink", "set_region"), ("ScreenSink", "settle"), ("ScreenSink", "scroll_up_lagged"),
+    # a region's lagged scrolls (both twins: set_region, scroll_up_lagged, settle) rotate the core's row order
+    # in place, so RI, SD and SU lag too (scroll_down_lagged), and text that fits the cursor's row is written
+    # where the lag left that row (fits_cursor_row, cursor_row, lagged_row, screen_row, row_edit_keeps_lag);
+    # drop_row is move_lines' loss of a row, which the lagged scrolls share. The fallback's lag holds the rows
+    # aside and never moves the cursor's row
     ("ScreenSink", "scroll_down_lagged"), ("ScreenSink", "drop_row"), ("ScreenSink", "fits_cursor_row"),
     ("ScreenSink", "cursor_row"), ("ScreenSink", "lagged_row"), ("ScreenSink", "screen_row"),
     ("ScreenSink", "row_edit_keeps_lag"),

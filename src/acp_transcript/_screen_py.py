@@ -180,6 +180,14 @@ _SPARE_ROWS = 16
 # screen of up to _MANY_BELOW rows has none. The first test is the cheap one: most moves are in the middle.
 _FEW_ABOVE = 64
 _MANY_BELOW = 2048
+# While a region's line feeds lag (ScreenSink.scroll_up_lagged), the CSI functions that read or move rows by
+# their place on the screen settle first: ED, SU, SD, and DECSTBM, which changes the region the lag belongs
+# to. The row edits settle first unless the cursor is on the region's last row, the one row the lag leaves
+# where it is: EL, ECH, ICH, DCH, and IL and DL, which on that row only empty it (an erase of the whole row
+# unwraps the row above it, the last of the rows the lag holds aside: unwrap). The rest (cursor moves, saves,
+# flags) touch no row.
+_SETTLES_LAG = frozenset(b"JSTr")
+_ROW_EDITS = frozenset(b"KX@PLM")
 
 
 def screen_size(options: Options) -> tuple[int, int]:
@@ -441,8 +449,9 @@ class ScreenSink:
         self.alt_spare: Screen | None = None  # the alternate screen, blank, kept for the next time it is entered
         self.cx = 0  # may be ``columns``: the pending wrap (a character in the last column)
         self.cy = 0
-        self.rupper = 0
-        self.rlower = self.height - 1
+        self.lag = 0  # line feeds on the region's last row whose scroll lags (scroll_up_lagged)
+        self.lagged = _lagged_rows()  # the rows they took from the region's bottom, oldest first
+        self.set_region(0, self.height - 1)
         self.wrap = True  # DECAWM
         self.insert = False  # IRM (CSI 4 h): each character first moves the cells from the cursor right
         self.origin = False  # DECOM
@@ -457,6 +466,8 @@ class ScreenSink:
         are cut (counted in ``cells_overwritten``). A shorter screen first gives up empty rows at its bottom
         below the cursor, then its top rows go to the history, as tmux does; a taller one gets empty rows
         at the bottom. The scroll region is the whole screen again."""
+        if self.lag:
+            self.settle()
         self.alt_spare = None  # (the next alternate screen has the new height)
         for screen in (self.screen, self.main):
             if screen is None:
@@ -483,7 +494,7 @@ class ScreenSink:
                 screen.insert_row(screen.row_count())
         self.columns = columns
         self.height = height
-        self.rupper, self.rlower = 0, height - 1
+        self.set_region(0, height - 1)
         self.cx = min(self.cx, columns - 1)
         self.cy = min(self.cy, height - 1)
 
@@ -496,12 +507,18 @@ class ScreenSink:
         screen.cells += len(row) - size
 
     def live(self) -> str:
+        if self.lag:
+            self.settle()
         screen = self.screen
         return screen.text(screen.last_text() + 1).rstrip("\n")
 
     # ------------------------------------------------------------------ the Sink interface (_parser_py)
 
     def print(self, text: str) -> None:
+        # (lagged line feeds left every row of the region where it was but its last; REP needs no such test:
+        # it follows a print, with nothing that could move the cursor between them)
+        if self.lag and self.cy != self.rlower:
+            self.settle()
         if "\n" not in text:
             self.put_text(text)
             return
@@ -593,6 +610,8 @@ class ScreenSink:
         some hold padding) from at_empty_bottom(): each written on the bottom row, then the region scrolled,
         ``wrapped`` saying which rows the line goes on from. The cursor is left at column 0 of a new empty
         bottom row. The caller has checked that the screen's cells plus theirs stay within max_live_cells."""
+        if self.lag:
+            self.settle()
         count = len(rows)
         screen = self.screen
         top, bottom = self.rupper, self.rlower
@@ -634,16 +653,20 @@ class ScreenSink:
             if self.cx < sx - 1:
                 self.cx = min((self.cx // 8 + 1) * 8, sx - 1)
         elif byte == BS:
+            if self.lag:  # (it reads the row above the cursor)
+                self.settle()
             self.backspace()
         else:  # LF, VT, FF (with onlcr, as SPEC 2.3)
             self.linefeed(False)
             self.cx = 0
 
     def esc_dispatch(self, final: int) -> None:
+        if self.lag and (final == RIS or (final == RI and self.cy == self.rupper)):  # (RI there scrolls down)
+            self.settle()
         if final == RIS:
             self.set_alt(False, False)
             self.cursormove(0, 0, False)
-            self.rupper, self.rlower = 0, self.height - 1
+            self.set_region(0, self.height - 1)
             self.wrap, self.origin, self.insert = True, False, False
             self.saved = (0, 0, False)
             self.clearscreen()
@@ -661,6 +684,8 @@ class ScreenSink:
 
     def csi_dispatch(self, params: Sequence[int], final: int) -> None:
         """``final`` is one of ``csi_finals``; tmux's ``input_csi_dispatch``. Section numbers: ECMA-48."""
+        if self.lag and (final in _SETTLES_LAG or (final in _ROW_EDITS and self.cy != self.rlower)):
+            self.settle()
         n = params[0] if params and params[0] else 1
         if final == 0x48 or final == 0x66:  # H: 8.3.21 CUP, f: 8.3.63 HVP
             m = params[1] if len(params) > 1 and params[1] else 1
@@ -835,6 +860,8 @@ class ScreenSink:
         return count
 
     def private_mode(self, mode: int, enable: bool) -> None:
+        if self.lag and mode in ALT_SCREEN_MODES:  # (the screen switches read rows)
+            self.settle()
         if mode == DECAWM:
             self.wrap = enable
         elif mode == DECOM:
@@ -880,6 +907,8 @@ class ScreenSink:
     def finish(self) -> None:
         """final=True: the final screen is committed (after the main one when the stream ends on the
         alternate screen, as SPEC 2.3 rev 2), and the sink is as new."""
+        if self.lag:
+            self.settle()
         text = ""
         if self.main is not None:
             text = self.main.text(self.main.last_text() + 1)
@@ -1294,6 +1323,8 @@ class ScreenSink:
     def enforce_limits(self) -> None:
         """SPEC 2.8 bounds: while the screen holds more than max_live_cells cells, its topmost row with
         cells that the cursor is not on is committed (discarded on the alternate screen) and emptied."""
+        if self.lag:  # (the rows go in the screen's order)
+            self.settle()
         screen = self.screen
         y = 0
         while screen.cells > self.max_live_cells:
@@ -1332,6 +1363,12 @@ class ScreenSink:
     def unwrap(self, y: int) -> None:
         """Row y (-1: the last line of the history) is no longer continued by the row below it."""
         if y >= 0:
+            if self.lag and y == self.rlower - 1:
+                # the row above the cursor's while line feeds lag (scroll_up_lagged): the last of the rows they
+                # took aside (an erase of the cursor's whole row there unwraps it: _ROW_EDITS). Every other row
+                # of the region is unwrapped only by what settles first.
+                self.lagged.wrapped[-1] = False
+                return
             screen = self.screen
             screen.wrapped[screen.base + y] = False
         elif self.history_open:
@@ -1429,6 +1466,9 @@ class ScreenSink:
         whatever the region (tmux 3.3a's ``grid_scroll_history_region``), the rows below it move up and an
         empty row comes in at its bottom. The alternate screen has no history: its rows just move."""
         top, bottom = self.rupper, self.rlower
+        if self.lags and self.cy == bottom:
+            self.scroll_up_lagged()
+            return
         if self.main is not None:
             self.move_lines(top, top + 1, bottom - top)
             return
@@ -1437,6 +1477,67 @@ class ScreenSink:
         screen.cells -= len(screen.rows[screen.base + top])
         screen.remove_row(top)
         screen.insert_row(bottom)
+
+    def set_region(self, top: int, bottom: int) -> None:
+        """The scroll region is rows [top, bottom]; whether line feeds on its last row may lag
+        (scroll_up_lagged): a region of three rows or more that is not the whole screen (whose rows leave at
+        its ends over spare entries: Screen.remove_row), on a screen of more than _MANY_BELOW rows, where a
+        scroll moves enough entries to pay for the lag's own steps."""
+        self.rupper = top
+        self.rlower = bottom
+        self.lags = self.height > _MANY_BELOW and bottom - top >= 2 and (top > 0 or bottom < self.height - 1)
+
+    def scroll_up_lagged(self) -> None:
+        """scroll_region_up with the cursor on the region's last row, without moving the region's rows. In
+        the middle of a 65,535-row screen each scroll moved tens of thousands of entries of every sequence of
+        the screen (remove_row, insert_row: text, a line feed and ``ESC 7`` there read 0.22 MB/s;
+        benchmarks/README.md, round 39). Here the region's top row, the ``lag``-th row from its top since the
+        rows above it left before, goes to the history as scroll_region_up takes it (on the alternate screen
+        it is lost, as move_lines loses it), and the cursor's row is appended to ``lagged`` and emptied where
+        it is. While ``lag`` is not 0 the region is its rows from rupper + lag up to its last, then
+        ``lagged``'s, then that row, which never moves: text, more line feeds and the edits of the cursor's
+        row (_ROW_EDITS) go on as they would while the cursor is on it, and the cursor moves anywhere without
+        reading a row. Whatever touches another row settles first: text or an edit with the cursor elsewhere,
+        BS (it reads the row above the cursor), RI on the region's top row, RIS, the screen switches, ED, SU,
+        SD, DECSTBM (_SETTLES_LAG), live, resize, finish, enforce_limits and push_rows. The core's lag
+        rotates its row order in place instead (_screen_c.pxi: scroll_up_lagged), its cursor's row mapped
+        through the rotation (cursor_row); here that would be every print path's row lookup."""
+        top = self.rupper
+        screen = self.screen
+        y = top + self.lag
+        if self.main is not None:  # move_lines(rupper, rupper + 1, ...): the row is lost, the row above unwrapped
+            self.lose_row(y)
+            screen.cells -= len(screen.rows[screen.base + y])
+            if self.hsize + top != 0:
+                self.unwrap(top - 1)
+        else:
+            self.to_history(y)
+            screen.cells -= len(screen.rows[screen.base + y])
+        lagged = self.lagged
+        bottom = screen.base + self.rlower
+        lagged.rows.append(screen.rows[bottom])
+        lagged.marks.append(screen.marks[bottom] if screen.marks is not None else None)  # type: ignore[union-attr]
+        lagged.wrapped.append(screen.wrapped[bottom])
+        lagged.used.append(screen.used[bottom])
+        lagged.busy.append(screen.busy[bottom])
+        screen.empty_entries(bottom, bottom + 1)
+        self.lag += 1
+        if self.lag == self.rlower - self.rupper:  # (every row above the cursor's has left: no more to take)
+            self.settle()
+
+    def settle(self) -> None:
+        """The region's rows in order again after lagged line feeds (scroll_up_lagged): the ``lag`` rows that
+        left its top leave the screen's sequences and ``lagged``'s come in above the cursor's row, a delete
+        and an insert of entries, as each line feed's remove_row and insert_row were (so that a line feed
+        then anything else costs what it did: building the region's rows anew for each settle made text, a
+        line feed and IL there 7x slower)."""
+        screen, lagged = self.screen, self.lagged
+        k = self.lag
+        screen.remove_rows(self.rupper, self.rupper + k)
+        at = screen.base + self.rlower - k
+        screen.set_entries(slice(at, at), (lagged.rows, lagged.marks, lagged.wrapped, lagged.used, lagged.busy))
+        self.lag = 0
+        self.lagged = _lagged_rows()
 
     def scroll_region_down(self) -> None:
         """move_lines(rupper + 1, rupper, rlower - rupper), RI's scroll (and SD 1's), written out for its one
@@ -1532,6 +1633,9 @@ class ScreenSink:
             if n:
                 self.move_lines(cy + n, cy, self.height - cy - n)
             return
+        if cy == self.rlower:  # the region's last row is emptied, whatever n (a line feed's lag stays: _ROW_EDITS)
+            self.clear_lines(cy, 1)
+            return
         n = min(n, self.rlower + 1 - cy)
         if n:
             kept = self.rlower + 1 - cy - n
@@ -1547,6 +1651,9 @@ class ScreenSink:
                 self.move_lines(cy, cy + n, sy - cy - n)
                 self.clear_lines(sy - n, cy + n - (sy - n))
             return
+        if cy == self.rlower:  # as insertline
+            self.clear_lines(cy, 1)
+            return
         n = min(n, self.rlower + 1 - cy)
         if n:
             kept = self.rlower + 1 - cy - n
@@ -1559,7 +1666,7 @@ class ScreenSink:
         if top >= bottom:
             return
         self.cx = self.cy = 0
-        self.rupper, self.rlower = top, bottom
+        self.set_region(top, bottom)
 
     # ------------------------------------------------------------------ erasing
 
@@ -1781,6 +1888,13 @@ class ScreenSink:
     def restore_state(self) -> None:
         cx, cy, self.origin = self.saved
         self.cursormove(cx, cy, False)
+
+
+def _lagged_rows() -> Screen:
+    """An empty Screen to hold a region's lagged rows (ScreenSink.scroll_up_lagged), marks or not."""
+    lagged = Screen(0)
+    lagged.marks = []
+    return lagged
 
 
 def _spaces_over(match: re.Match[str]) -> str:
