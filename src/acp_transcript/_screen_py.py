@@ -740,7 +740,7 @@ class ScreenSink:
         elif final == 0x53 or final == 0x54:  # S: 8.3.147 SU, T: 8.3.113 SD
             n = min(n, self.rlower - self.rupper + 1)
             if n == 1:  # (the one-row paths)
-                self.scroll_region_up() if final == 0x53 else self.scroll_region_down()
+                self.scroll_region_up() if final == 0x53 else self.scroll_region_down(self.rupper)
             elif final == 0x53:
                 self.scroll_up(n)
             else:
@@ -1539,12 +1539,14 @@ class ScreenSink:
         self.lag = 0
         self.lagged = _lagged_rows()
 
-    def scroll_region_down(self) -> None:
-        """move_lines(rupper + 1, rupper, rlower - rupper), RI's scroll (and SD 1's), written out for its one
-        case: the region's last row is lost and an empty row comes in at its top, the row above unwrapped.
-        ``x`` then RI at the top of a 1000-column screen, three bytes, was about twenty Python calls, a
-        fifth of them move_lines' general steps: 0.81-0.83 MB/s (benchmarks/README.md, round 38)."""
-        top, bottom = self.rupper, self.rlower
+    def scroll_region_down(self, top: int) -> None:
+        """move_lines(top + 1, top, rlower - top), written out for its one case: the region's rows from top
+        move down one, its last row is lost, an empty row comes in at top and the row above it is
+        unwrapped. RI's scroll and SD 1's (top: rupper), and IL's of one row (top: the cursor's row). ``x``
+        then RI at the top of a 1000-column screen, three bytes, was about twenty Python calls, a fifth of
+        them move_lines' general steps: 0.81-0.83 MB/s (benchmarks/README.md, round 38); ``x`` then IL
+        there, 0.97-0.99 (round 39). The core's scroll_region_down is move_lines', for RI and SD only."""
+        bottom = self.rlower
         if top == bottom:  # (move_lines of no rows)
             return
         screen = self.screen
@@ -1622,7 +1624,7 @@ class ScreenSink:
 
     def reverseindex(self) -> None:
         if self.cy == self.rupper:
-            self.scroll_region_down()
+            self.scroll_region_down(self.rupper)
         elif self.cy > 0:
             self.cy -= 1
 
@@ -1639,7 +1641,10 @@ class ScreenSink:
         n = min(n, self.rlower + 1 - cy)
         if n:
             kept = self.rlower + 1 - cy - n
-            self.move_lines(self.rlower + 1 - kept, cy, kept)
+            if n == 1:  # (move_lines(cy + 1, cy, kept))
+                self.scroll_region_down(cy)
+            else:
+                self.move_lines(self.rlower + 1 - kept, cy, kept)
             self.clear_lines(cy + kept, n - kept)
 
     def deleteline(self, n: int) -> None:
