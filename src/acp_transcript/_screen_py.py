@@ -1493,8 +1493,8 @@ class ScreenSink:
         the screen (remove_row, insert_row: text, a line feed and ``ESC 7`` there read 0.22 MB/s;
         benchmarks/README.md, round 39). Here the region's top row, the ``lag``-th row from its top since the
         rows above it left before, goes to the history as scroll_region_up takes it (on the alternate screen
-        it is lost, as move_lines loses it), and the cursor's row is appended to ``lagged`` and emptied where
-        it is. While ``lag`` is not 0 the region is its rows from rupper + lag up to its last, then
+        it is lost, as move_lines loses it) and is emptied, and the cursor's row is appended to ``lagged``
+        and emptied where it is. While ``lag`` is not 0 the region is its rows from rupper + lag up to its last, then
         ``lagged``'s, then that row, which never moves: text, more line feeds and the edits of the cursor's
         row (_ROW_EDITS) go on as they would while the cursor is on it, and the cursor moves anywhere without
         reading a row. Whatever touches another row settles first: text or an edit with the cursor elsewhere,
@@ -1505,14 +1505,16 @@ class ScreenSink:
         top = self.rupper
         screen = self.screen
         y = top + self.lag
+        # (emptied where it is, so that the rows held aside and the ones that left never add up to more than
+        # the region's cells: the screen's memory stays bounded by max_live_cells)
         if self.main is not None:  # move_lines(rupper, rupper + 1, ...): the row is lost, the row above unwrapped
             self.lose_row(y)
-            screen.cells -= len(screen.rows[screen.base + y])
+            self.empty_row(y)
             if self.hsize + top != 0:
                 self.unwrap(top - 1)
         else:
             self.to_history(y)
-            screen.cells -= len(screen.rows[screen.base + y])
+            self.empty_row(y)
         lagged = self.lagged
         bottom = screen.base + self.rlower
         lagged.rows.append(screen.rows[bottom])
