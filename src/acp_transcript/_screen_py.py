@@ -774,7 +774,8 @@ class ScreenSink:
         count = min(count, self.columns - self.cx)
         if count <= 0:
             return
-        if char_width(char) == 0:
+        width = char_width(char)
+        if width == 0:
             # (a zero-width character's copies join the cell before the cursor until it holds MAX_CELL_BYTES,
             # each adding its UTF-8 bytes: the rest change nothing; _screen_c.pxi's repeat. Each is put_text's
             # put_char, without its scan for runs)
@@ -789,7 +790,6 @@ class ScreenSink:
                 and (" " <= char <= "~" or _CELL_TEXT.fullmatch(char) or char > "\uffff")):
             # (an astral character's width is 1 or 2 here: a zero-width one returned above; put_text's runs
             # are BMP-only, and REP of an emoji was a put_char a copy: 0.08 MB/s at 80x24; round 35)
-            width = char_width(char)
             if width == 1 or self.columns > 1:
                 count = self.fill_run(char, width, count)
         if count:
