@@ -137,6 +137,12 @@ def seeds() -> list[bytes]:
     tall_moves = (b"\x1b[2050;1Hl\n\x1b7\x1b[1;1He\xcc\x81\x1b[2;1H\x1b[L\x1bM\x1b[3;1H\x1b[2M\x1b[60;1H\x1b[L"
                   b"\x1b[2050;1H" + b"line\n" * 40 + b"\x1b[1;2050r\x1b[2050;1H\n\x1b[r")
     tall = [header + tall_moves * 4 for header in (b"\x40\xf0\x00", b"\x48\xf4\x60")]
+    # A region inside a tall screen (round 39: the fallback lags its line feeds there, the core rotates it):
+    # line feeds on its last row, then text, erases and edits there, cursor moves away and back, text on the
+    # row above, IL and DL on the last row, BS after a wrap, marks, SU/SD and the region reset.
+    tall_lag = (b"\x1b[100;2000r\x1b[2000;1H" + b"x\n\x1b7" * 5 + b"y\x1b[K\n\x1b[3X\x1b[2P\x1b[4@z\n\x1b[A\x1b[B"
+                + b"w\n\x1b[Aq\x1b[B\n\x1b[L\n\x1b[3M" + b"abcdefghij" * 5 + b"\r\x08e\xcc\x81\n\x1b[2S\x1bM\x1b[r")
+    tall += [header + tall_lag * 2 for header in (b"\x40\xf1\x00", b"\x40\xf3\x21\x1b[?1049h")]  # (+ alternate)
     # Auto-wrap off on a wide row (round 34): text past the last column, REP of x, of a space over it and over
     # blanks, of a wide character twice over its own pairs, stray padding, with the header of a 256-column
     # screen and of a small one.
