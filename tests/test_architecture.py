@@ -148,6 +148,9 @@ ONLY_C = {
     ("ScreenSink", "scroll_down_lagged"), ("ScreenSink", "drop_row"), ("ScreenSink", "fits_cursor_row"),
     ("ScreenSink", "cursor_row"), ("ScreenSink", "lagged_row"), ("ScreenSink", "screen_row"),
     ("ScreenSink", "row_edit_keeps_lag"),
+    # enforce_limits reads the screen's order in runs: through a lag, the region's rows from where its top row
+    # is (the fallback settles its lag first)
+    ("ScreenSink", "commit_rows"),
 }
 
 # Python classes that are C structs in the core (swapped by value without the GIL, as windows are): their

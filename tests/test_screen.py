@@ -1032,8 +1032,11 @@ lagged_ops = st.one_of(
 @example([b"\x1b[9;1H", b"\n", b"abcdefghijkl", b"\x1b[3M", b"\n\n"], b"\x1b[3;9r", 1000)
 # BS at column 0 reads the row above the cursor's, wrapped here by the lagged line feed (the fallback settles)
 @example([b"\x1b[9;1Habcdefghijkl\r\x08", b"Z"], b"\x1b[3;9r", 1000)
-# a write past max_live_cells after lagged line feeds: enforce_limits commits rows in the screen's order
+# a write past max_live_cells after lagged line feeds: enforce_limits commits rows in the screen's order (the
+# core's through its lag: the rows above the region, the region's from its lagged top, the rows below it)
 @example([b"\x1b[9;1H\nabcdefghij\nabcdefghij\nabcdefghij"], b"\x1b[3;9r", 40)
+@example([b"\x1b[9;1H\nabcdefghij", b""], b"\x1b[3;9r", 60)
+@example([b"\x1b[9;1H\nabcdefghij", b""], b"\x1b[3;9r", 20)
 @given(st.lists(lagged_ops, max_size=40), st.sampled_from([b"\x1b[3;9r", b"\x1b[1;9r", b"\x1b[?1049h\x1b[3;9r"]),
        st.sampled_from([1000, 60]))
 def test_text_after_lagged_scrolls_goes_to_the_cursors_row(both, move_rule, ops, region, max_live_cells):

@@ -1306,7 +1306,7 @@ cdef class ScreenSink(Sink):
     cdef int csi_dispatch(self, const uint32_t *params, int nparams, uint8_t final) except -1 nogil:
         cdef Py_ssize_t n = param(params, nparams, 0, 1), m, how, top, bottom, cx
         cdef int i
-        if self.lag and (settles_lag(final) or (final in b"KXP@LM" and not self.row_edit_keeps_lag(final, n))):
+        if self.lag and (settles_lag(final) or (final in b"KXP@LM" and not self.row_edit_keeps_lag(final))):
             self.settle()
         if final == 0x48 or final == 0x66:  # H: CUP, f: HVP
             m = param(params, nparams, 1, 1)
@@ -1622,25 +1622,21 @@ cdef class ScreenSink(Sink):
 
     cdef inline bint fits_cursor_row(self, Py_ssize_t n) noexcept nogil:
         """Whether n cells of printable ASCII written at the cursor with auto-wrap on (put_ascii, put_fill)
-        stay on its row, so no line feed touches another row, and keep the live cells within max_live_cells,
-        so prepare_cells never calls enforce_limits (which reads the rows in order). Such a write needs no
-        settle after lagged scrolls: it goes where the lag left the cursor's row (cursor_row). Text then a
-        line feed on a region's last row (``x LF`` repeated) otherwise rotated the whole region once a line:
-        500 row slots in the middle of a 1000-row screen, 19-28 MB/s (benchmarks/README.md, round 13)."""
-        return self.wrap and not self.zwj and self.cx + n <= self.columns \
-            and self.screen.cells + self.cx + n <= self.max_live_cells
+        stay on its row, so no line feed touches another row. Such a write needs no settle after lagged
+        scrolls: it goes where the lag left the cursor's row (cursor_row), and a write past max_live_cells
+        commits rows through the lag (enforce_limits). Text then a line feed on a region's last row (``x LF``
+        repeated) otherwise rotated the whole region once a line: 500 row slots in the middle of a 1000-row
+        screen, 19-28 MB/s (benchmarks/README.md, round 13)."""
+        return self.wrap and not self.zwj and self.cx + n <= self.columns
 
-    cdef inline bint row_edit_keeps_lag(self, uint8_t final, Py_ssize_t n) noexcept nogil:
-        """Whether EL, ECH, DCH, ICH, IL or DL (``final``, with its count n) may edit the cursor's row where
-        lagged scrolls left it (cursor_row) without a settle first (settles_lag). They read and write that row
-        only, and unwrap the row above it on the screen when they empty the whole row (clear_lines finds that
-        row through the lag). IL and DL do so only on the region's last row, which they empty whatever n
-        (insertline); elsewhere they move rows. EL, ECH, DCH and ICH not when the live cells may be past
-        max_live_cells after it: ICH adds up to n cells, and a write past the limit (end_write) calls
-        enforce_limits, which commits rows in the screen's order and spares the cursor's row by its place."""
-        if final == 0x4C or final == 0x4D:
-            return self.cy == self.rlower
-        return self.screen.cells + (n if final == 0x40 else 0) <= self.max_live_cells
+    cdef inline bint row_edit_keeps_lag(self, uint8_t final) noexcept nogil:
+        """Whether EL, ECH, DCH, ICH, IL or DL (``final``) may edit the cursor's row where lagged scrolls left
+        it (cursor_row) without a settle first (settles_lag). They read and write that row only, and unwrap
+        the row above it on the screen when they empty the whole row (clear_lines finds that row through the
+        lag); an ICH past max_live_cells commits rows through the lag too (enforce_limits). IL and DL do so
+        only on the region's last row, which they empty whatever their count (insertline); elsewhere they
+        move rows."""
+        return (final != 0x4C and final != 0x4D) or self.cy == self.rlower
 
     cdef inline Py_ssize_t cursor_row(self) noexcept nogil:
         """The cursor's row in the screen's order (lagged_row)."""
@@ -1938,13 +1934,29 @@ cdef class ScreenSink(Sink):
     cdef int enforce_limits(self) except -1 nogil:
         """_screen_py.ScreenSink.enforce_limits, over the rows that may hold something (screen_next_busy,
         from the busy range's top): the rows it emptied before are blank, and each write past the limit
-        read them all again (80x65,535 with every row written: 1.9 MB/s; round 34)."""
-        cdef Py_ssize_t y = self.screen.busy_top if self.screen.busy_top > 0 else 0
+        read them all again (80x65,535 with every row written: 1.9 MB/s; round 34). While a region's
+        scrolls lag (scroll_up_lagged) its rows are read in the screen's order through the lag: from where
+        its top row is to its end, then from its start. A write past the limit settled the lag before (full
+        lines at the bottom of a region in the middle of 80x65,535, where the live cells stay at the limit,
+        rotated half the screen's row slots a line: 35-38 MB/s; round 39)."""
+        cdef Py_ssize_t cursor = self.cursor_row(), top = self.rupper + self.lag
+        if not self.lag:
+            self.commit_rows(0, self.height, cursor)
+        elif self.commit_rows(0, self.rupper, cursor) and self.commit_rows(top, self.rlower + 1, cursor) \
+                and self.commit_rows(self.rupper, top, cursor):
+            self.commit_rows(self.rlower + 1, self.height, cursor)
+        return 0
+
+    cdef int commit_rows(self, Py_ssize_t y, Py_ssize_t stop, Py_ssize_t cursor) except -1 nogil:
+        """enforce_limits over the entries [y, stop) of the screen's order, in order, but the cursor's row
+        (its entry ``cursor``): 1 if the live cells are still past max_live_cells after them."""
+        if y < self.screen.busy_top:
+            y = self.screen.busy_top
         while self.screen.cells > self.max_live_cells:
-            y = screen_next_busy(&self.screen, y, self.height)
-            if y >= self.height:
-                return 0
-            if y != self.cy and row_at(&self.screen, y).line.len:
+            y = screen_next_busy(&self.screen, y, stop)
+            if y >= stop:
+                return 1
+            if y != cursor and row_at(&self.screen, y).line.len:
                 self.to_history(y)
                 self.empty_row(y)
             y += 1
@@ -2520,10 +2532,9 @@ cdef inline bint settles_lag(uint8_t final) noexcept nogil:
       which read no row: text and a line feed at the bottom of a region in the middle of an 80x65,535
       screen, then a cursor move or ESC 7, rotated half the screen's row slots a line (1.7-2.1 MB/s;
       round 37);
-    - EL, ECH, ICH and DCH, which edit the cursor's row where the lag left it (cursor_row), unless
-      row_edit_keeps_lag says the edit may reach max_live_cells: the same with an erase, 2.1 MB/s (round
-      38); and IL and DL on the region's last row, which only empty it (the same with IL, 2.1 MB/s; round
-      39);
+    - EL, ECH, ICH and DCH, which edit the cursor's row where the lag left it (cursor_row): the same with an
+      erase, 2.1 MB/s (round 38); and IL and DL on the region's last row, which only empty it (the same
+      with IL, 2.1 MB/s; round 39; row_edit_keeps_lag);
     - SM and RM (IRM, a flag) and the functions the sink ignores."""
     return final in b"Jr"
 
