@@ -181,6 +181,11 @@ CASES = {
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[A\\x1b[B' * 8192"),
     "sized 80x65535: x and LF at the bottom of the middle half and y on the row above": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[Ay\\x1b[B' * 7282"),
+    # (round 39) full lines there: past 13,108 of them the live cells stay at max_live_cells, and each write past
+    # it commits the topmost row, which settled the core's lag (35-38 MB/s) until enforce_limits read the rows
+    # through it
+    "sized 80x65535: full lines at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "(b'x' * 79 + b'\\n') * 819"),
     # every row written: past max_live_cells (1 Mi cells, 13,108 rows of 80) the topmost rows go to the
     # history, and each write past it read all the rows emptied before (round 34: 1.9 MB/s in the core, 0.08
     # in the fallback); now the rows that may hold something
