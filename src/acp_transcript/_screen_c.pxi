@@ -2113,7 +2113,9 @@ cdef class ScreenSink(Sink):
         the sink (the Sink methods, live, resize) calls settle first, which rotates the region once, by
         ``lag``; BS too (it reads the row above the cursor), not CR or HT. ASCII text that fits the cursor's
         row, and REP of it, write into the lagged row instead (fits_cursor_row, cursor_row), as do EL, ECH,
-        ICH and DCH; the cursor moves, the saves and the mode flags touch no row (settles_lag)."""
+        ICH and DCH, and IL and DL on the region's last row; the cursor moves, the saves and the mode flags
+        touch no row (settles_lag); a write past max_live_cells commits rows through the lag
+        (enforce_limits)."""
         cdef Py_ssize_t y = self.rupper + self.lag
         if self.has_main:  # move_lines(rupper, rupper + 1, ...): the row is lost, the row above unwrapped
             self.drop_row(y)
