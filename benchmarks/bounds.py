@@ -186,6 +186,13 @@ CASES = {
     # through it
     "sized 80x65535: full lines at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "(b'x' * 79 + b'\\n') * 819"),
+    # (round 39) RI at the region's top: the core lags it (scroll_down_lagged), the fallback does not (a miss,
+    # as round 33's rows were); x then RI leaves one x a row at a column that walks right, which fills the
+    # screen up to max_live_cells
+    "sized 80x65535: RI at the top of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[16384;1H'", "b'\\x1bM' * 32768"),
+    "sized 80x65535: x then RI at the top of the middle half (the column walks right)": (
+        "b'\\x1b[16384;49151r\\x1b[16384;1H'", "b'x\\x1bM' * 21845"),
     # every row written: past max_live_cells (1 Mi cells, 13,108 rows of 80) the topmost rows go to the
     # history, and each write past it read all the rows emptied before (round 34: 1.9 MB/s in the core, 0.08
     # in the fallback); now the rows that may hold something
