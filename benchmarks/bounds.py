@@ -103,7 +103,7 @@ CASES = {
     # ...and then a sequence that left the lagged scroll for later only since round 37 (settles_lag)
     "sized 80x1000: x and LF and ESC 7 at the bottom of the middle half": (
         "b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n\\x1b7' * 16384"),
-    # ...and an erase of the cursor's row, which settled until round 38 (row_edit_keeps_lag)
+    # ...and an erase of the cursor's row, which settled until round 38 (settles_lag)
     "sized 80x1000: x and LF and EL at the bottom of the middle half": (
         "b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n\\x1b[K' * 13107"),
     "sized 80x1000: x and LF and ESC 7 at the bottom": ("b'\\x1b[1000;1H'", "b'x\\n\\x1b7' * 16384"),
@@ -159,8 +159,8 @@ CASES = {
         "b''.join(b'\\x1b[%d;1Hx' % y for y in range(1, 65536)) + b'\\x1b[32768;1H'", "b'\\x1b[M' * 21845"),
     # a line feed at the bottom of a region in the middle is a lagged scroll in the core (round 12), but the
     # next sequence that is not one settled it with a rotation of the region: ESC 7 and cursor moves did
-    # until round 37, erases and edits of the cursor's row and mode flags until round 38 (settles_lag,
-    # row_edit_keeps_lag), IL and DL on the region's last row until round 39. The fallback lags such line
+    # until round 37, erases and edits of the cursor's row and mode flags until round 38 (settles_lag),
+    # IL and DL on the region's last row until round 39. The fallback lags such line
     # feeds since round 39 (its rows held aside: _screen_py.scroll_up_lagged); text on another row of the
     # region settles it (the last row here, a miss), where the core writes it through its rotation
     "sized 80x65535: x and LF and ESC 7 at the bottom of the middle half": (

@@ -987,7 +987,7 @@ def test_scrolls_of_a_region_inside_the_screen_then_anything(both, move_rule, re
 
 # ASCII text and REP that fit the cursor's row go where lagged scrolls left that row (cursor_row) instead of
 # rotating the region first; anything that wraps, or would reach max_live_cells, settles. So do EL, ECH, ICH
-# and DCH, whose edits go to that row too (row_edit_keeps_lag), and which unwrap the row above it on the
+# and DCH, whose edits go to that row too (settles_lag), and which unwrap the row above it on the
 # screen when they empty the whole row: rows wrapped before the lag, the cursor on the row after a wrapped
 # one, on the region's top row, and the region at the screen's top (the row above is the history's last).
 # Cursor moves put the text on the region's last row, in its middle, above and below it; SU leaves the

@@ -1306,7 +1306,7 @@ cdef class ScreenSink(Sink):
     cdef int csi_dispatch(self, const uint32_t *params, int nparams, uint8_t final) except -1 nogil:
         cdef Py_ssize_t n = param(params, nparams, 0, 1), m, how, top, bottom, cx
         cdef int i
-        if self.lag and (settles_lag(final) or (final in b"KXP@LM" and not self.row_edit_keeps_lag(final))):
+        if self.lag and (settles_lag(final) or ((final == 0x4C or final == 0x4D) and self.cy != self.rlower)):
             self.settle()
         if final == 0x48 or final == 0x66:  # H: CUP, f: HVP
             m = param(params, nparams, 1, 1)
@@ -1628,15 +1628,6 @@ cdef class ScreenSink(Sink):
         repeated) otherwise rotated the whole region once a line: 500 row slots in the middle of a 1000-row
         screen, 19-28 MB/s (benchmarks/README.md, round 13)."""
         return self.wrap and not self.zwj and self.cx + n <= self.columns
-
-    cdef inline bint row_edit_keeps_lag(self, uint8_t final) noexcept nogil:
-        """Whether EL, ECH, DCH, ICH, IL or DL (``final``) may edit the cursor's row where lagged scrolls left
-        it (cursor_row) without a settle first (settles_lag). They read and write that row only, and unwrap
-        the row above it on the screen when they empty the whole row (clear_lines finds that row through the
-        lag); an ICH past max_live_cells commits rows through the lag too (enforce_limits). IL and DL do so
-        only on the region's last row, which they empty whatever their count (insertline); elsewhere they
-        move rows."""
-        return (final != 0x4C and final != 0x4D) or self.cy == self.rlower
 
     cdef inline Py_ssize_t cursor_row(self) noexcept nogil:
         """The cursor's row in the screen's order (lagged_row)."""
@@ -2036,7 +2027,7 @@ cdef class ScreenSink(Sink):
             yy = screen_next_busy(&self.screen, yy + 1, stop)
         screen_blanked(&self.screen, y, y + n)
         if self.lag:
-            # one row, the cursor's, where lagged scrolls left it (row_edit_keeps_lag): the row above it on
+            # one row, the cursor's, where lagged scrolls left it (settles_lag): the row above it on
             # the screen is unwrapped, wherever the lag left that one (y: the row's place on the screen)
             y = self.screen_row(y)
             if self.hsize + y != 0:
@@ -2254,7 +2245,7 @@ cdef class ScreenSink(Sink):
             if n:
                 self.move_lines(cy + n, cy, self.height - cy - n)
             return 0
-        if cy == self.rlower:  # the region's last row is emptied, where a lag left it (row_edit_keeps_lag)
+        if cy == self.rlower:  # the region's last row is emptied, where a lag left it (settles_lag)
             return self.clear_lines(self.cursor_row(), 1)
         if n > self.rlower + 1 - cy:
             n = self.rlower + 1 - cy
@@ -2528,15 +2519,17 @@ cdef class ScreenSink(Sink):
 cdef inline bint settles_lag(uint8_t final) noexcept nogil:
     """Whether the CSI function ``final`` first rotates a lagged region back into order (settle). SU and SD
     scroll the lagged region themselves (scroll_up, scroll_down); ED, and IL and DL but on the region's last
-    row (row_edit_keeps_lag), read or move rows by their place on the screen, and DECSTBM changes the region
-    the lag belongs to. The rest leave the rotation for later:
+    row (csi_dispatch tests the cursor's row for them), read or move rows by their place on the screen, and
+    DECSTBM changes the region the lag belongs to. The rest leave the rotation for later:
     - the cursor moves and saves (CUP, HVP, CUU, CUD, CUF, CUB, CNL, CPL, CHA, HPA, VPA, CBT, SCOSC, SCORC),
       which read no row: text and a line feed at the bottom of a region in the middle of an 80x65,535
       screen, then a cursor move or ESC 7, rotated half the screen's row slots a line (1.7-2.1 MB/s;
       round 37);
-    - EL, ECH, ICH and DCH, which edit the cursor's row where the lag left it (cursor_row): the same with an
-      erase, 2.1 MB/s (round 38); and IL and DL on the region's last row, which only empty it (the same
-      with IL, 2.1 MB/s; round 39; row_edit_keeps_lag);
+    - EL, ECH, ICH and DCH, which edit the cursor's row where the lag left it (cursor_row) and unwrap the row
+      above it on the screen when they empty the whole row (clear_lines finds that row through the lag; an
+      ICH past max_live_cells commits rows through it too: enforce_limits): the same with an erase, 2.1
+      MB/s (round 38); and IL and DL on the region's last row, which only empty it whatever their count
+      (insertline): the same with IL, 2.1 MB/s (round 39);
     - SM and RM (IRM, a flag) and the functions the sink ignores."""
     return final in b"Jr"
 

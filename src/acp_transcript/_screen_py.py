@@ -449,7 +449,9 @@ class ScreenSink:
         self.alt_spare: Screen | None = None  # the alternate screen, blank, kept for the next time it is entered
         self.cx = 0  # may be ``columns``: the pending wrap (a character in the last column)
         self.cy = 0
-        self.lag = 0  # line feeds on the region's last row whose scroll lags (scroll_up_lagged)
+        # line feeds on the region's last row whose scroll lags (scroll_up_lagged): len(lagged.rows), kept as an
+        # int because every print and escape sequence tests it
+        self.lag = 0
         self.lagged = _lagged_rows()  # the rows they took from the region's bottom, oldest first
         self.set_region(0, self.height - 1)
         self.wrap = True  # DECAWM
