@@ -140,16 +140,13 @@ ONLY_C = {
     ("ScreenSink", "put_fill"),
     ("ScreenSink", "new_mark"), ("ScreenSink", "compact_marks"),  # combining marks in a pool (str cells in Python)
     ("ScreenSink", "row_text"), ("ScreenSink", "text"),  # Screen's methods where the marks are (see C_STRUCTS)
-    # a region's lagged scrolls (both twins: set_region, scroll_up_lagged, settle) rotate the core's row order
-    # in place, so RI, SD and SU lag too (scroll_down_lagged), and text that fits the cursor's row is written
-    # where the lag left that row (fits_cursor_row, cursor_row, lagged_row, screen_row);
-    # drop_row is move_lines' loss of a row, which the lagged scrolls share. The fallback's lag holds the rows
-    # aside and never moves the cursor's row
-    ("ScreenSink", "scroll_down_lagged"), ("ScreenSink", "drop_row"), ("ScreenSink", "fits_cursor_row"),
+    # a region's lagged scrolls (both twins: set_region, scroll_up_lagged, scroll_down_lagged, settle, and
+    # enforce_limits' commit_rows through the lag) rotate the core's row order in place, so SD and SU lag too,
+    # and text that fits the cursor's row is written where the lag left that row (fits_cursor_row, cursor_row,
+    # lagged_row, screen_row); drop_row is move_lines' loss of a row, which the lagged scrolls share. The
+    # fallback's lag holds the rows aside and never moves the cursor's row
+    ("ScreenSink", "drop_row"), ("ScreenSink", "fits_cursor_row"),
     ("ScreenSink", "cursor_row"), ("ScreenSink", "lagged_row"), ("ScreenSink", "screen_row"),
-    # enforce_limits reads the screen's order in runs: through a lag, the region's rows from where its top row
-    # is (the fallback settles its lag first)
-    ("ScreenSink", "commit_rows"),
 }
 
 # Python classes that are C structs in the core (swapped by value without the GIL, as windows are): their

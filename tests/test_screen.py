@@ -965,6 +965,8 @@ AFTER_SCROLLS = [
 SCROLLS = [
     b"\n", b"\n\n\n", b"\x1b[6S", b"\x1b[7S", b"\n" * 9, b"\x1b[S\n\x1b[99S\n", b"\x1bD\x1bE",
     b"\x1b[3T", b"\x1b[S\x1b[2T\n\x1b[T", b"\x1b[7T\x1b[S", b"\x1b[3;1H\x1bM\x1bM\x1b[9;1H",
+    # RI on the region's top row, the cursor left there (the fallback's scroll_down_lagged), after line feeds
+    b"\x1b[3;1H\x1bM\x1bM\x1bM", b"\n\n\x1b[3;1H" + b"\x1bM" * 7, b"\x1b[3;1H" + b"\x1bM" * 9,
 ]
 
 
@@ -1030,6 +1032,20 @@ lagged_ops = st.one_of(
 @example([b"\x1b[9;1Habc\n\nde\x1b[3M", b"f"], b"\x1b[1;9r", 1000)
 @example([b"\x1b[9;1H", b"abcdefghijkl", b"\x1b[L", b"\n"], b"\x1b[3;9r", 1000)
 @example([b"\x1b[9;1H", b"\n", b"abcdefghijkl", b"\x1b[3M", b"\n\n"], b"\x1b[3;9r", 1000)
+# RIs on the region's top row (the fallback holds the rows aside below the cursor's: scroll_down_lagged), then
+# text there and IL, DL, an erase of the row, a wrap onto the next row, a line feed, RI on a line feed's lag
+@example([b"\x1b[3;1H", b"\x1bM", b"\x1bM", b"abc", b"\x1b[L", b"\n"], b"\x1b[3;9r", 1000)
+@example([b"\x1b[3;1H", b"\x1bM", b"abc", b"\x1bM", b"de", b"\x1b[2M", b"\x1b[9;1H"], b"\x1b[3;9r", 1000)
+@example([b"\x1b[3;1H\x1bMabcdefghijkl\x1bMx\x1b[2K", b"\x1bM\x1bMq"], b"\x1b[1;9r", 1000)
+@example([b"\x1b[3;1H\x1bMab\x1bMcd\n", b"e\x1bM\x1bMf"], b"\x1b[?1049h\x1b[3;9r", 1000)
+@example([b"\x1b[9;1H\n\n\x1b[3;1H", b"\x1bM", b"ab", b"\x1b[9;1H\n", b"c"], b"\x1b[3;9r", 1000)
+# ...which unwraps the row above the region (or ends the history's open line) as each RI there does
+@example([b"\x1b[2;1Habcdefghijkl\x1b[3;1H", b"\x1bM", b"q"], b"\x1b[3;9r", 1000)
+@example([b"\x1b[1;1Habcdefghijkl\x1b[9;1H\n\x1b[1;1H", b"\x1bM", b"q"], b"\x1b[1;9r", 1000)
+@example([b"\x1b[3;1H" + b"\x1bMabcdefghij" * 3, b"\x1bMz"], b"\x1b[3;9r", 60)  # max_live_cells
+@example([ERASE_TOP + b"\x1b[4;1H\x1b[2K\x1b[3;1H\x1bMabcdefghij\x1bMz", b""], b"\x1b[3;9r", 60)  # near it
+# past it, through RIs' lag: the rows held aside go first (newest first), before the region's rows below them
+@example([b"\x1b[2;1H\x1b[2K\x1b[3;1H\x1bM\rabcdefghij\x1bM\rabcdefghij", b""], b"\x1b[3;12r", 60)
 # BS at column 0 reads the row above the cursor's, wrapped here by the lagged line feed (the fallback settles)
 @example([b"\x1b[9;1Habcdefghijkl\r\x08", b"Z"], b"\x1b[3;9r", 1000)
 # a write past max_live_cells after lagged line feeds: enforce_limits commits rows in the screen's order (the

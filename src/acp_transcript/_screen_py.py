@@ -180,14 +180,16 @@ _SPARE_ROWS = 16
 # screen of up to _MANY_BELOW rows has none. The first test is the cheap one: most moves are in the middle.
 _FEW_ABOVE = 64
 _MANY_BELOW = 2048
-# While a region's line feeds lag (ScreenSink.scroll_up_lagged), the CSI functions that read or move rows by
-# their place on the screen settle first: ED, SU, SD, and DECSTBM, which changes the region the lag belongs
-# to. The row edits settle first unless the cursor is on the region's last row, the one row the lag leaves
-# where it is: EL, ECH, ICH, DCH, and IL and DL, which on that row only empty it (an erase of the whole row
-# unwraps the row above it, the last of the rows the lag holds aside: unwrap). The rest (cursor moves, saves,
-# flags) touch no row.
+# While a region's scrolls lag (ScreenSink.scroll_up_lagged, scroll_down_lagged), the CSI functions that read
+# or move rows by their place on the screen settle first: ED, SU, SD, and DECSTBM, which changes the region the
+# lag belongs to. The row edits settle first unless the cursor is on the one row the lag leaves where it is
+# (lag_row): EL, ECH, ICH and DCH (an erase of the whole row unwraps the row above it: after line feeds the last
+# of the rows the lag holds aside, unwrap; after RI the row above the region, on the screen), and IL and DL,
+# which on the region's last row only empty it (on its top row, RI's, they move the region's rows). The rest
+# (cursor moves, saves, flags) touch no row.
 _SETTLES_LAG = frozenset(b"JSTr")
-_ROW_EDITS = frozenset(b"KX@PLM")
+_ROW_EDITS = frozenset(b"KX@P")
+_LINE_MOVES = frozenset(b"LM")
 
 
 def screen_size(options: Options) -> tuple[int, int]:
@@ -449,10 +451,11 @@ class ScreenSink:
         self.alt_spare: Screen | None = None  # the alternate screen, blank, kept for the next time it is entered
         self.cx = 0  # may be ``columns``: the pending wrap (a character in the last column)
         self.cy = 0
-        # line feeds on the region's last row whose scroll lags (scroll_up_lagged): len(lagged.rows), kept as an
-        # int because every print and escape sequence tests it
+        # scrolls of the region that lag (scroll_up_lagged: line feeds on its last row; scroll_down_lagged: RI on
+        # its top row): len(lagged.rows), kept as an int because every print and escape sequence tests it
         self.lag = 0
-        self.lagged = _lagged_rows()  # the rows they took from the region's bottom, oldest first
+        self.lag_row = 0  # the cursor's row, which the lag leaves in place: the region's last or its top
+        self.lagged = _lagged_rows()  # the rows they took aside from the cursor's row, oldest first
         self.set_region(0, self.height - 1)
         self.wrap = True  # DECAWM
         self.insert = False  # IRM (CSI 4 h): each character first moves the cells from the cursor right
@@ -517,9 +520,9 @@ class ScreenSink:
     # ------------------------------------------------------------------ the Sink interface (_parser_py)
 
     def print(self, text: str) -> None:
-        # (lagged line feeds left every row of the region where it was but its last; REP needs no such test:
+        # (lagged scrolls left every row of the region where it was but the cursor's; REP needs no such test:
         # it follows a print, with nothing that could move the cursor between them)
-        if self.lag and self.cy != self.rlower:
+        if self.lag and self.cy != self.lag_row:
             self.settle()
         if "\n" not in text:
             self.put_text(text)
@@ -663,8 +666,8 @@ class ScreenSink:
             self.cx = 0
 
     def esc_dispatch(self, final: int) -> None:
-        if self.lag and (final == RIS or (final == RI and self.cy == self.rupper)):  # (RI there scrolls down)
-            self.settle()
+        if self.lag and (final == RIS or (final == RI and self.cy == self.rupper != self.lag_row)):
+            self.settle()  # (RI on the region's top row scrolls it down: after line feeds' lag, in order)
         if final == RIS:
             self.set_alt(False, False)
             self.cursormove(0, 0, False)
@@ -686,7 +689,8 @@ class ScreenSink:
 
     def csi_dispatch(self, params: Sequence[int], final: int) -> None:
         """``final`` is one of ``csi_finals``; tmux's ``input_csi_dispatch``. Section numbers: ECMA-48."""
-        if self.lag and (final in _SETTLES_LAG or (final in _ROW_EDITS and self.cy != self.rlower)):
+        if self.lag and (final in _SETTLES_LAG or (final in _ROW_EDITS and self.cy != self.lag_row)
+                         or (final in _LINE_MOVES and not self.cy == self.lag_row == self.rlower)):
             self.settle()
         n = params[0] if params and params[0] else 1
         if final == 0x48 or final == 0x66:  # H: 8.3.21 CUP, f: 8.3.63 HVP
@@ -1324,22 +1328,49 @@ class ScreenSink:
 
     def enforce_limits(self) -> None:
         """SPEC 2.8 bounds: while the screen holds more than max_live_cells cells, its topmost row with
-        cells that the cursor is not on is committed (discarded on the alternate screen) and emptied."""
-        if self.lag:  # (the rows go in the screen's order)
-            self.settle()
+        cells that the cursor is not on is committed (discarded on the alternate screen) and emptied. While
+        a region's scrolls lag, in the screen's order through the lag, without settling it: the rows above
+        the cursor's (a line feed's lag) or down to it (RI's), then the rows held aside in the region's
+        order, then the rest (the rows the lag emptied in place are blank: skipped). Settling first made a
+        write past the limit a settle, so that the lag was off there (x then RI at the top of a region in
+        the middle of 80x65,535: 0.11 MB/s; benchmarks/README.md, round 40). The core reads its rotated
+        order in runs the same way (_screen_c.pxi: enforce_limits)."""
+        if not self.lag:
+            self.commit_rows(0, self.height)
+            return
+        split = self.rlower if self.lag_row == self.rlower else self.rupper + 1
+        if not self.commit_rows(0, split):
+            return
+        lagged = self.lagged
         screen = self.screen
-        y = 0
+        i = 0 if self.lag_row == self.rlower else self.lag  # (after RI, newest first: from the end)
+        while screen.cells > self.max_live_cells:
+            i = lagged.busy.find(1, i) if self.lag_row == self.rlower else lagged.busy.rfind(1, 0, i)
+            if i < 0:
+                break
+            if lagged.rows[i]:
+                self.to_history(i, lagged)
+                self.empty_row(i, lagged)
+            if self.lag_row == self.rlower:
+                i += 1
+        self.commit_rows(split, self.height)
+
+    def commit_rows(self, y: int, stop: int) -> bool:
+        """enforce_limits on rows [y, stop) of the screen, topmost first. Returns whether the screen still
+        holds more than max_live_cells cells."""
+        screen = self.screen
         while screen.cells > self.max_live_cells:
             # (the rows that may hold something, Screen.busy: the rows emptied before are blank, and each
             # write past the limit read them all again; 80x65,535 with every row written: 0.08 MB/s, round 34)
-            entry = screen.busy.find(1, screen.base + y, screen.base + self.height)
+            entry = screen.busy.find(1, screen.base + y, screen.base + stop)
             if entry < 0:
-                return
+                return True
             y = entry - screen.base
             if y != self.cy and screen.rows[entry]:
                 self.to_history(y)
                 self.empty_row(y)
             y += 1
+        return False
 
     # ------------------------------------------------------------------ rows (tmux's grid.c)
     #
@@ -1348,17 +1379,18 @@ class ScreenSink:
     # the history, ``unwrap(-1)``). Counts that tmux computes as unsigned numbers are reproduced where they
     # decide what happens.
 
-    def to_history(self, y: int) -> None:
+    def to_history(self, y: int, held: Screen | None = None) -> None:
         """Row y goes to the history: committed, its line break held back while it is wrapped (its line
         goes on in the next row to be committed, or on the screen). The alternate screen has none: there
-        the row is discarded."""
-        row = self.screen.rows[self.screen.base + y]
+        the row is discarded. ``held``: row y of the rows a lag holds aside (enforce_limits)."""
+        screen = held or self.screen
+        row = screen.rows[screen.base + y]
         if self.main is not None:
             self.stats["alt_screen_dropped"] += _written(row)
             return
         self.hsize += 1
-        wrapped = bool(self.screen.wrapped[self.screen.base + y])
-        text = self.screen.row_text(y)
+        wrapped = bool(screen.wrapped[screen.base + y])
+        text = screen.row_text(y)
         self.emit(text if wrapped else text + "\n")
         self.history_open = wrapped
 
@@ -1368,7 +1400,8 @@ class ScreenSink:
             if self.lag and y == self.rlower - 1:
                 # the row above the cursor's while line feeds lag (scroll_up_lagged): the last of the rows they
                 # took aside (an erase of the cursor's whole row there unwraps it: _ROW_EDITS). Every other row
-                # of the region is unwrapped only by what settles first.
+                # of the region is unwrapped only by what settles first. (After RIs' lag, scroll_down_lagged,
+                # the row above the cursor's is above the region, on the screen: rlower - 1 is not reached.)
                 self.lagged.wrapped[-1] = False
                 return
             screen = self.screen
@@ -1377,10 +1410,11 @@ class ScreenSink:
             self.history_open = False
             self.emit("\n")
 
-    def empty_row(self, y: int) -> None:
-        screen = self.screen
+    def empty_row(self, y: int, held: Screen | None = None) -> None:
+        """Row y is blank; ``held``: row y of the rows a lag holds aside (their cells are the screen's)."""
+        screen = held or self.screen
         entry = screen.base + y  # (row y's entry in the screen's sequences)
-        screen.cells -= len(screen.rows[entry])
+        self.screen.cells -= len(screen.rows[entry])
         screen.rows[entry] = ""
         if screen.marks is not None:
             screen.marks[entry] = None
@@ -1461,6 +1495,10 @@ class ScreenSink:
         if self.cy == self.rlower:
             self.scroll_region_up()
         elif self.cy < self.height - 1:
+            if self.lag and self.cy == self.lag_row:
+                # (the row below the region's top after RI's lag is the last it held aside: scroll_down_lagged;
+                # text and a wrap go on there, and no print path tests the lag again)
+                self.settle()
             self.cy += 1
 
     def scroll_region_up(self) -> None:
@@ -1469,13 +1507,10 @@ class ScreenSink:
         empty row comes in at its bottom. The alternate screen has no history: its rows just move."""
         top, bottom = self.rupper, self.rlower
         if self.lags and self.cy == bottom:
-            # (at max_live_cells the next write commits rows, which settles the lag first: there a lag and its
-            # settle cost a line 15% more than the scroll they replace; full lines on 80x65,535, round 39)
-            if self.screen.cells + self.columns <= self.max_live_cells:
-                self.scroll_up_lagged()
-                return
-            if self.lag:
+            if self.lag and self.lag_row != bottom:  # (RI's lag: the region's rows in order first)
                 self.settle()
+            self.scroll_up_lagged()
+            return
         if self.main is not None:
             self.move_lines(top, top + 1, bottom - top)
             return
@@ -1506,7 +1541,8 @@ class ScreenSink:
         cursor's row (_ROW_EDITS) go on as they would while the cursor is on it, and the cursor moves
         anywhere without reading a row. Whatever touches another row settles first: text or an edit with the cursor elsewhere,
         BS (it reads the row above the cursor), RI on the region's top row, RIS, the screen switches, ED, SU,
-        SD, DECSTBM (_SETTLES_LAG), live, resize, finish, enforce_limits and push_rows. The core's lag
+        SD, DECSTBM (_SETTLES_LAG), live, resize, finish and push_rows; a write past max_live_cells commits
+        rows through the lag (enforce_limits). The core's lag
         rotates its row order in place instead (_screen_c.pxi: scroll_up_lagged), its cursor's row mapped
         through the rotation (cursor_row); here that would be every print path's row lookup."""
         top = self.rupper
@@ -1531,20 +1567,63 @@ class ScreenSink:
         lagged.busy.append(screen.busy[bottom])
         screen.empty_entries(bottom, bottom + 1)
         self.lag += 1
+        self.lag_row = self.rlower
         if self.lag == self.rlower - self.rupper:  # (every row above the cursor's has left: no more to take)
+            self.settle()
+
+    def scroll_down_lagged(self) -> None:
+        """scroll_region_down(rupper) with the cursor on the region's top row, without moving the region's
+        rows: scroll_up_lagged's mirror, for RI (a pager scrolling back, a log written upwards). The
+        region's last row, the ``lag``-th from its bottom since the rows below it left before, is lost, as
+        scroll_region_down loses it, and is emptied; the cursor's row is unwrapped (it moves down), appended
+        to ``lagged`` and emptied where it is, and the row above the region is unwrapped. While ``lag`` is
+        not 0 the region is that row, then ``lagged``'s rows newest first, then its rows from rupper + 1 down
+        to rlower - lag. What settles is what settles scroll_up_lagged's lag, and a line feed off that row
+        (linefeed: text and wraps go on in the row below it). RI there was two moves of half the rows of a
+        65,535-row screen: 0.12 MB/s (benchmarks/README.md, round 40)."""
+        top = self.rupper
+        screen = self.screen
+        y = self.rlower - self.lag
+        if screen.busy[screen.base + y]:  # (a row not busy is blank: nothing to lose or empty)
+            if screen.rows[screen.base + y]:
+                self.lose_row(y)
+            self.empty_row(y)
+        lagged = self.lagged
+        entry = screen.base + top
+        lagged.rows.append(screen.rows[entry])
+        lagged.marks.append(screen.marks[entry] if screen.marks is not None else None)  # type: ignore[union-attr]
+        lagged.wrapped.append(0)  # (move_lines' unwrap(dy - 1): the row that moves down)
+        lagged.used.append(screen.used[entry])
+        lagged.busy.append(screen.busy[entry])
+        screen.empty_entries(entry, entry + 1)
+        if top:
+            screen.wrapped[entry - 1] = False  # (unwrap(top - 1): above the region, on the screen)
+        elif self.hsize:
+            self.unwrap(-1)
+        self.lag += 1
+        self.lag_row = top
+        if self.lag == self.rlower - self.rupper:  # (every row below the cursor's has left: no more to take)
             self.settle()
 
     def settle(self) -> None:
         """The region's rows in order again after lagged line feeds (scroll_up_lagged): the ``lag`` rows that
-        left its top leave the screen's sequences and ``lagged``'s come in above the cursor's row, a delete
-        and an insert of entries, as each line feed's remove_row and insert_row were (so that a line feed
+        left its top leave the screen's sequences and ``lagged``'s come in above the cursor's row; after
+        lagged RIs (scroll_down_lagged) the rows that left its bottom leave, and ``lagged``'s come in below
+        the cursor's row, newest first. Either is a delete and an insert of entries, as each line feed's remove_row and insert_row were (so that a line feed
         then anything else costs what it did: building the region's rows anew for each settle made text, a
         line feed and IL there 7x slower)."""
         screen, lagged = self.screen, self.lagged
         k = self.lag
-        screen.remove_rows(self.rupper, self.rupper + k)
-        at = screen.base + self.rlower - k
-        screen.set_entries(slice(at, at), (lagged.rows, lagged.marks, lagged.wrapped, lagged.used, lagged.busy))
+        if self.lag_row == self.rlower:
+            screen.remove_rows(self.rupper, self.rupper + k)
+            at = screen.base + self.rlower - k
+            held = (lagged.rows, lagged.marks, lagged.wrapped, lagged.used, lagged.busy)
+        else:  # (scroll_down_lagged: the emptied rows leave the region's bottom, the held rows go under its top)
+            screen.remove_rows(self.rlower + 1 - k, self.rlower + 1)
+            at = screen.base + self.rupper + 1
+            marks = lagged.marks[::-1]  # type: ignore[index]  # (_lagged_rows: a list, marks or not)
+            held = (lagged.rows[::-1], marks, lagged.wrapped[::-1], lagged.used[::-1], lagged.busy[::-1])
+        screen.set_entries(slice(at, at), held)
         self.lag = 0
         self.lagged = _lagged_rows()
 
@@ -1633,6 +1712,9 @@ class ScreenSink:
 
     def reverseindex(self) -> None:
         if self.cy == self.rupper:
+            if self.lags:
+                self.scroll_down_lagged()
+                return
             self.scroll_region_down(self.rupper)
         elif self.cy > 0:
             self.cy -= 1
