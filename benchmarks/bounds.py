@@ -186,6 +186,10 @@ CASES = {
     # through it
     "sized 80x65535: full lines at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "(b'x' * 79 + b'\\n') * 819"),
+    # (round 40) lines longer than the row there: the core settled its lag at each line, then rotated the
+    # region at the wrap (21-25 MB/s), until ASCII text wrapped through the lag (wrap_through_lag)
+    "sized 80x65535: lines of 100 at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "(b'x' * 99 + b'\\n') * 656"),
     # (round 39) RI at the region's top: the core lags it (scroll_down_lagged), the fallback does not (a miss,
     # as round 33's rows were); x then RI leaves one x a row at a column that walks right, which fills the
     # screen up to max_live_cells

@@ -143,9 +143,10 @@ ONLY_C = {
     # a region's lagged scrolls (both twins: set_region, scroll_up_lagged, scroll_down_lagged, settle, and
     # enforce_limits' commit_rows through the lag) rotate the core's row order in place, so SD and SU lag too,
     # and text that fits the cursor's row is written where the lag left that row (fits_cursor_row, cursor_row,
-    # lagged_row, screen_row); drop_row is move_lines' loss of a row, which the lagged scrolls share. The
-    # fallback's lag holds the rows aside and never moves the cursor's row
-    ("ScreenSink", "drop_row"), ("ScreenSink", "fits_cursor_row"),
+    # lagged_row, screen_row), and so are the wraps of ASCII text (wrap_through_lag); drop_row is move_lines'
+    # loss of a row, which the lagged scrolls share. The fallback's lag holds the rows aside and never moves
+    # the cursor's row: its linefeed lags by itself
+    ("ScreenSink", "drop_row"), ("ScreenSink", "fits_cursor_row"), ("ScreenSink", "wrap_through_lag"),
     ("ScreenSink", "cursor_row"), ("ScreenSink", "lagged_row"), ("ScreenSink", "screen_row"),
 }
 

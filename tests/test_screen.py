@@ -1046,6 +1046,11 @@ lagged_ops = st.one_of(
 @example([ERASE_TOP + b"\x1b[4;1H\x1b[2K\x1b[3;1H\x1bMabcdefghij\x1bMz", b""], b"\x1b[3;9r", 60)  # near it
 # past it, through RIs' lag: the rows held aside go first (newest first), before the region's rows below them
 @example([b"\x1b[2;1H\x1b[2K\x1b[3;1H\x1bM\rabcdefghij\x1bM\rabcdefghij", b""], b"\x1b[3;12r", 60)
+# ASCII text that wraps goes on through the core's lag (wrap_through_lag): lines longer than the row at the
+# region's bottom, after RI at its top, and a row erased at the pending wrap (a blank row wrapped: busy)
+@example([b"\x1b[9;1H\n", b"abcdefghijklmnopqrstuvwxy\n", b"abcdefghijkl\n", b"q"], b"\x1b[3;9r", 1000)
+@example([b"\x1b[3;1H\x1bM", b"abcdefghijkl", b"\x1bMx"], b"\x1b[3;9r", 1000)
+@example([b"\x1b[9;1H\n", b"abcdefghij\x1b[2Kk", b"\x1b[9S"], b"\x1b[3;9r", 1000)
 # BS at column 0 reads the row above the cursor's, wrapped here by the lagged line feed (the fallback settles)
 @example([b"\x1b[9;1Habcdefghijkl\r\x08", b"Z"], b"\x1b[3;9r", 1000)
 # a write past max_live_cells after lagged line feeds: enforce_limits commits rows in the screen's order (the

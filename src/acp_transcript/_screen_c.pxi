@@ -991,12 +991,11 @@ cdef class ScreenSink(Sink):
 
     cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t i = 0
-        if self.lag:
-            if self.insert or not self.fits_cursor_row(n):
-                self.settle()
+        if self.lag and (self.insert or self.zwj or not self.wrap):  # (put_ascii's rows go through the lag)
+            self.settle()
         while i < n:
             if self.wrap and not self.zwj and not self.insert:  # (insert mode: a character at a time, as tmux)
-                self.put_ascii(text + i, NULL, n - i)
+                self.put_ascii(text + i, NULL, n - i, self.lags)
                 break
             if self.stuck(n - i):
                 self.put_stuck(text, NULL, i, n)
@@ -1022,7 +1021,7 @@ cdef class ScreenSink(Sink):
                 k = i + 1
                 while k < n and cps[k] < 0x7F:
                     k += 1
-                self.put_ascii(NULL, cps + i, k - i)
+                self.put_ascii(NULL, cps + i, k - i, False)
                 i = k
                 continue
             if not self.wrap and cps[i] < 0x7F and self.stuck(3):  # (the same run with auto-wrap off, stuck)
@@ -1533,14 +1532,21 @@ cdef class ScreenSink(Sink):
 
     # ------------------------------------------------------------------ printing
 
-    cdef int put_ascii(self, const uint8_t *text, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
-        """ASCII (as bytes ``text`` or cells ``cps``) with auto-wrap on, a row's worth at a time."""
+    cdef int put_ascii(self, const uint8_t *text, const uint32_t *cps, Py_ssize_t n, bint through_lag) except -1 nogil:
+        """ASCII (as bytes ``text`` or cells ``cps``) with auto-wrap on, a row's worth at a time, each where a
+        region's lag left its row (cursor_row). ``through_lag`` (print_ascii, in a region whose scrolls may
+        lag): its wraps too (wrap_through_lag), so that the lag is neither settled nor, on the region's last
+        row, rotated for; print_cps writes its other characters into the rows by their place, so it settles
+        first and wraps as linefeed does."""
         cdef Py_ssize_t sx = self.columns, cx, take, start = 0, y
         cdef uint32_t *dst
         cdef Row *row
         while start < n:
             if self.cx > sx - 1:
-                self.linefeed(True)
+                if through_lag:
+                    self.wrap_through_lag()
+                else:
+                    self.linefeed(True)
                 self.cx = 0
             cx = self.cx
             take = sx - cx if sx - cx < n - start else n - start
@@ -1556,6 +1562,22 @@ cdef class ScreenSink(Sink):
             self.finish_cells()
             start += take
             self.cx = cx + take
+        return 0
+
+    cdef int wrap_through_lag(self) except -1 nogil:
+        """linefeed(True) where a region's lag leaves the rows (put_ascii): the cursor's row is marked wrapped
+        where the lag left it, and on the region's last row the region scrolls as a line feed there does
+        (scroll_up_lagged). Lines longer than the screen is wide at the bottom of a region in the middle of
+        80x65,535 settled the lag at each line, then rotated the region at its wrap: 21 MB/s, where lines that
+        fit read 224 (benchmarks/README.md, round 40). The fallback's linefeed lags by itself: its lag never
+        moves the cursor's row."""
+        cdef Py_ssize_t y = self.cursor_row()
+        row_at(&self.screen, y).wrapped = True
+        screen_touch(&self.screen, y)  # (a blank row can wrap: as linefeed)
+        if self.cy == self.rlower:
+            self.scroll_up_lagged()
+        elif self.cy < self.height - 1:
+            self.cy += 1
         return 0
 
     cdef inline bint stuck(self, Py_ssize_t n) noexcept nogil:
