@@ -190,6 +190,11 @@ CASES = {
     # region at the wrap (21-25 MB/s), until ASCII text wrapped through the lag (wrap_through_lag)
     "sized 80x65535: lines of 100 at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "(b'x' * 99 + b'\\n') * 656"),
+    # (round 40) a log at the bottom of the whole screen, past max_live_cells (17,190 lines of 61 cells; the
+    # REP lines reach it at 1 MB): each line commits the topmost row, and the core's scan for it read every
+    # row emptied before (30 and 2.6-3.5 MB/s at 10 MB), until a commit from the busy range's top moved it
+    "sized 80x65535: lines of 61 at the bottom": ("b'\\x1b[65535;1H'", "(b'x' * 61 + b'\\n') * 1040"),
+    "sized 80x65535: x then REP 60 then LF at the bottom": ("b'\\x1b[65535;1H'", "b'x\\x1b[60b\\n' * 10923"),
     # (round 39) RI at the region's top: the core lags it (scroll_down_lagged), the fallback does not (a miss,
     # as round 33's rows were); x then RI leaves one x a row at a column that walks right, which fills the
     # screen up to max_live_cells
