@@ -1538,13 +1538,14 @@ class ScreenSink:
         it is lost, as move_lines loses it) and is emptied, and the cursor's row is appended to ``lagged``
         and emptied where it is. While ``lag`` is not 0 the region is its rows from rupper + lag up to its
         last, then ``lagged``'s, then that row, which never moves: text, more line feeds and the edits of the
-        cursor's row (_ROW_EDITS) go on as they would while the cursor is on it, and the cursor moves
-        anywhere without reading a row. Whatever touches another row settles first: text or an edit with the cursor elsewhere,
-        BS (it reads the row above the cursor), RI on the region's top row, RIS, the screen switches, ED, SU,
-        SD, DECSTBM (_SETTLES_LAG), live, resize, finish and push_rows; a write past max_live_cells commits
-        rows through the lag (enforce_limits). The core's lag
-        rotates its row order in place instead (_screen_c.pxi: scroll_up_lagged), its cursor's row mapped
-        through the rotation (cursor_row); here that would be every print path's row lookup."""
+        cursor's row (_ROW_EDITS, and IL and DL there: _LINE_MOVES) go on as they would while the cursor is
+        on it, and the cursor moves anywhere without reading a row. Whatever touches another row settles
+        first: text or an edit with the cursor elsewhere, BS (it reads the row above the cursor), RI on the
+        region's top row (then it lags: scroll_down_lagged), RIS, the screen switches, ED, SU, SD, DECSTBM
+        (_SETTLES_LAG), live, resize, finish and push_rows; a write past max_live_cells commits rows through
+        the lag (enforce_limits). The core's lag rotates its row order in place instead (_screen_c.pxi:
+        scroll_up_lagged), its cursor's row mapped through the rotation (cursor_row); here that would be
+        every print path's row lookup."""
         top = self.rupper
         screen = self.screen
         y = top + self.lag
@@ -1580,7 +1581,7 @@ class ScreenSink:
         not 0 the region is that row, then ``lagged``'s rows newest first, then its rows from rupper + 1 down
         to rlower - lag. What settles is what settles scroll_up_lagged's lag, and a line feed off that row
         (linefeed: text and wraps go on in the row below it). RI there was two moves of half the rows of a
-        65,535-row screen: 0.12 MB/s (benchmarks/README.md, round 40)."""
+        65,535-row screen: 0.06-0.12 MB/s (benchmarks/README.md, rounds 39 and 40)."""
         top = self.rupper
         screen = self.screen
         y = self.rlower - self.lag
@@ -1609,9 +1610,9 @@ class ScreenSink:
         """The region's rows in order again after lagged line feeds (scroll_up_lagged): the ``lag`` rows that
         left its top leave the screen's sequences and ``lagged``'s come in above the cursor's row; after
         lagged RIs (scroll_down_lagged) the rows that left its bottom leave, and ``lagged``'s come in below
-        the cursor's row, newest first. Either is a delete and an insert of entries, as each line feed's remove_row and insert_row were (so that a line feed
-        then anything else costs what it did: building the region's rows anew for each settle made text, a
-        line feed and IL there 7x slower)."""
+        the cursor's row, newest first. Either is a delete and an insert of entries, as each scroll's
+        remove_row and insert_row were (so that a scroll then anything else costs what it did: building the
+        region's rows anew for each settle made text, a line feed and IL there 7x slower)."""
         screen, lagged = self.screen, self.lagged
         k = self.lag
         if self.lag_row == self.rlower:
