@@ -1643,12 +1643,13 @@ cdef class ScreenSink(Sink):
         return 0
 
     cdef inline bint fits_cursor_row(self, Py_ssize_t n) noexcept nogil:
-        """Whether n cells of printable ASCII written at the cursor with auto-wrap on (put_ascii, put_fill)
-        stay on its row, so no line feed touches another row. Such a write needs no settle after lagged
-        scrolls: it goes where the lag left the cursor's row (cursor_row), and a write past max_live_cells
-        commits rows through the lag (enforce_limits). Text then a line feed on a region's last row (``x LF``
-        repeated) otherwise rotated the whole region once a line: 500 row slots in the middle of a 1000-row
-        screen, 19-28 MB/s (benchmarks/README.md, round 13)."""
+        """Whether n cells of printable ASCII written at the cursor with auto-wrap on by REP (put_fill) stay on
+        its row, so no line feed touches another row. Such a write needs no settle after lagged scrolls: it
+        goes where the lag left the cursor's row (cursor_row), and a write past max_live_cells commits rows
+        through the lag (enforce_limits). Text then a line feed on a region's last row (``x LF`` repeated)
+        otherwise rotated the whole region once a line: 500 row slots in the middle of a 1000-row screen,
+        19-28 MB/s (benchmarks/README.md, round 13). Since round 40 ASCII text (put_ascii) needs no such test:
+        its wraps go through the lag (wrap_through_lag)."""
         return self.wrap and not self.zwj and self.cx + n <= self.columns
 
     cdef inline Py_ssize_t cursor_row(self) noexcept nogil:
@@ -2135,13 +2136,13 @@ cdef class ScreenSink(Sink):
         500 rotations per sequence, 0.36 MB/s). Here the region's top row goes (to the history, or on the
         alternate screen nowhere, as scroll_region_up's move_lines loses it) and is emptied, but stays where
         it is: after it the region's row i is at rupper + (i + lag) mod its height. Only a line feed on the
-        region's last row, IND, NEL, SU, RI and SD come here (they touch no other row); every other entry of
-        the sink (the Sink methods, live, resize) calls settle first, which rotates the region once, by
-        ``lag``; BS too (it reads the row above the cursor), not CR or HT. ASCII text that fits the cursor's
-        row, and REP of it, write into the lagged row instead (fits_cursor_row, cursor_row), as do EL, ECH,
-        ICH and DCH, and IL and DL on the region's last row; the cursor moves, the saves and the mode flags
-        touch no row (settles_lag); a write past max_live_cells commits rows through the lag
-        (enforce_limits)."""
+        region's last row (and ASCII text's wrap there: wrap_through_lag), IND, NEL, SU, RI and SD come here
+        (they touch no other row); every other entry of the sink (the Sink methods, live, resize) calls
+        settle first, which rotates the region once, by ``lag``; BS too (it reads the row above the cursor),
+        not CR or HT. ASCII text writes into the lagged rows instead (cursor_row), and so does REP of it that
+        fits the cursor's row (fits_cursor_row), EL, ECH, ICH and DCH, and IL and DL on the region's last
+        row; the cursor moves, the saves and the mode flags touch no row (settles_lag); a write past
+        max_live_cells commits rows through the lag (enforce_limits)."""
         cdef Py_ssize_t y = self.rupper + self.lag
         if self.has_main:  # move_lines(rupper, rupper + 1, ...): the row is lost, the row above unwrapped
             self.drop_row(y)
