@@ -1338,20 +1338,21 @@ class ScreenSink:
         if not self.lag:
             self.commit_rows(0, self.height)
             return
-        split = self.rlower if self.lag_row == self.rlower else self.rupper + 1
+        up = self.lag_row == self.rlower  # (line feeds' lag: the held rows oldest first; RI's: newest first)
+        split = self.rlower if up else self.rupper + 1
         if not self.commit_rows(0, split):
             return
         lagged = self.lagged
         screen = self.screen
-        i = 0 if self.lag_row == self.rlower else self.lag  # (after RI, newest first: from the end)
+        i = 0 if up else self.lag  # (rfind's end: the index found is not searched again)
         while screen.cells > self.max_live_cells:
-            i = lagged.busy.find(1, i) if self.lag_row == self.rlower else lagged.busy.rfind(1, 0, i)
+            i = lagged.busy.find(1, i) if up else lagged.busy.rfind(1, 0, i)
             if i < 0:
                 break
             if lagged.rows[i]:
                 self.to_history(i, lagged)
                 self.empty_row(i, lagged)
-            if self.lag_row == self.rlower:
+            if up:
                 i += 1
         self.commit_rows(split, self.height)
 
