@@ -196,7 +196,8 @@ CASES = {
     "sized 80x65535: lines of 61 at the bottom": ("b'\\x1b[65535;1H'", "(b'x' * 61 + b'\\n') * 1040"),
     "sized 80x65535: x then REP 60 then LF at the bottom": ("b'\\x1b[65535;1H'", "b'x\\x1b[60b\\n' * 10923"),
     # (round 40, a miss in both builds) the same with a combining mark on every cell: 1 Mi marks live at the
-    # limit, each line's row committed with its marks and the pool compacted over the whole screen
+    # limit, each line's row committed with its marks and the pool compacted over the whole screen (round 41:
+    # in place, its entries 28 bytes)
     "sized 80x65535: lines of e and a combining mark at the bottom": (
         "b'\\x1b[65535;1H'", "(b'e\\xcc\\x81' * 30 + b'\\n') * 720"),
     # (round 39) RI at the region's top: the core lags it (scroll_down_lagged), the fallback does not (a miss,

@@ -138,7 +138,8 @@ ONLY_C = {
     ("ScreenSink", "prepare_cells"), ("ScreenSink", "base_char"),
     # REP's fill of a row, counted as it is written (the fallback's put_text takes REP's characters as text)
     ("ScreenSink", "put_fill"),
-    ("ScreenSink", "new_mark"), ("ScreenSink", "compact_marks"),  # combining marks in a pool (str cells in Python)
+    # combining marks in a pool (a str beside each row in Python)
+    ("ScreenSink", "new_mark"), ("ScreenSink", "compact_marks"), ("ScreenSink", "visit_all_marks"),
     ("ScreenSink", "row_text"), ("ScreenSink", "text"),  # Screen's methods where the marks are (see C_STRUCTS)
     # a region's lagged scrolls (both twins: set_region, scroll_up_lagged, scroll_down_lagged, settle, and
     # enforce_limits' commit_rows through the lag) rotate the core's row order in place, so SD and SU lag too,

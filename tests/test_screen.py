@@ -6,6 +6,8 @@ trailing blanks); ``test_screen_tmux.py`` compares random streams with a live tm
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -442,6 +444,29 @@ def test_marks_stay_with_their_cell_through_many_marks_and_edits(impl):
     out = impl.sanitize("".join(rounds).encode(), columns=12, rows=4)
     assert out == "\n".join(["a\u0301", "o\u0301" + "o\u0300o\u0301" * 5 + "o\u0300", "u\u0308" * 7,
                              "e\u0301e\u0300" * 6])
+
+
+def test_thousands_of_live_marks_survive_compactions_among_dead_ones(impl):
+    """The core compacts its mark pool in place: a live entry moves to its rank among the live ones (a bit
+    per entry, a count per 64). A screen of 4,000 marked cells, a random quarter of them overwritten with new
+    marks in each of twenty passes (two compactions): at each compaction the live entries are spread over hundreds of 64-entry
+    words with holes between them, and the cells whose last write came before it keep their marks to the
+    end. Marks of two, three and four UTF-8 bytes, stored as UTF-8 (round 41), and cells holding two."""
+    marks = ["\u0301", "\u20d0", "\U0001d167", "\U000e0100"]
+    columns, rows = 40, 100
+    screen = [[chr(0x61 + (y + x) % 26) + marks[(y * columns + x) % 4] for x in range(columns)]
+              for y in range(rows)]
+    data = ["\x1b[%d;1H" % (y + 1) + "".join(row) for y, row in enumerate(screen)]
+    pick = random.Random(41)
+    for k in range(1, 21):
+        for y in range(rows):
+            for x in range(columns):
+                if pick.random() < 0.25:
+                    cell = chr(0x41 + k) + marks[(k + x) % 4] + marks[(k + y) % 4] * (x % 2)
+                    data.append("\x1b[%d;%dH" % (y + 1, x + 1) + cell)
+                    screen[y][x] = cell
+    out = impl.sanitize("".join(data).encode(), columns=columns, rows=rows)
+    assert out == "\n".join("".join(row) for row in screen)
 
 
 def test_a_cell_marked_again_and_again_leaves_a_bounded_list_of_marks():

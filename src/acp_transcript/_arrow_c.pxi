@@ -99,7 +99,6 @@ cdef int put_bytes(Out8 *out, const uint8_t *text, Py_ssize_t n) except -1 nogil
 cdef int put_utf8(Out8 *out, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
     """UCS-4 to UTF-8 (the decoder never emits a surrogate), appended to out.data."""
     cdef Py_ssize_t i
-    cdef uint32_t cp
     cdef uint8_t *d
     if n == 0:
         return 0
@@ -107,25 +106,7 @@ cdef int put_utf8(Out8 *out, const uint32_t *cps, Py_ssize_t n) except -1 nogil:
         grow(<void **>&out.data, &out.cap, out.len + 4 * n, 1, 4096)
     d = out.data + out.len
     for i in range(n):
-        cp = cps[i]
-        if cp < 0x80:
-            d[0] = <uint8_t>cp
-            d += 1
-        elif cp < 0x800:
-            d[0] = <uint8_t>(0xC0 | (cp >> 6))
-            d[1] = <uint8_t>(0x80 | (cp & 0x3F))
-            d += 2
-        elif cp < 0x10000:
-            d[0] = <uint8_t>(0xE0 | (cp >> 12))
-            d[1] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
-            d[2] = <uint8_t>(0x80 | (cp & 0x3F))
-            d += 3
-        else:
-            d[0] = <uint8_t>(0xF0 | (cp >> 18))
-            d[1] = <uint8_t>(0x80 | ((cp >> 12) & 0x3F))
-            d[2] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
-            d[3] = <uint8_t>(0x80 | (cp & 0x3F))
-            d += 4
+        d += utf8_put(d, cps[i])
     out.len = d - out.data
     return 0
 

@@ -27,7 +27,7 @@ from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.ref cimport PyObject, Py_DECREF, Py_INCREF
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New
 from cpython.unicode cimport PyUnicode_1BYTE_DATA, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_New
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memchr, memcpy, memmove, memset
 

@@ -8,7 +8,6 @@
 
 cdef enum:
     MARKED = 0x80000000u  # a cell value with this bit is an index into the mark pool
-    MARK_CPS = MAX_CELL_BYTES // 2 + 1  # a character and marks of at least 2 bytes each in 21 bytes
     WIDE_BELOW = 0x1100  # no character below is wide (tests/test_widths.py checks); marks are above
 
 ctypedef struct Span:
@@ -67,12 +66,54 @@ cdef inline int utf8_length(uint32_t cp) noexcept nogil:
     return 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
 
 
+cdef inline int utf8_put(uint8_t *d, uint32_t cp) noexcept nogil:
+    """cp's UTF-8 at d (the decoder never emits a surrogate); returns its length."""
+    if cp < 0x80:
+        d[0] = <uint8_t>cp
+        return 1
+    if cp < 0x800:
+        d[0] = <uint8_t>(0xC0 | (cp >> 6))
+        d[1] = <uint8_t>(0x80 | (cp & 0x3F))
+        return 2
+    if cp < 0x10000:
+        d[0] = <uint8_t>(0xE0 | (cp >> 12))
+        d[1] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
+        d[2] = <uint8_t>(0x80 | (cp & 0x3F))
+        return 3
+    d[0] = <uint8_t>(0xF0 | (cp >> 18))
+    d[1] = <uint8_t>(0x80 | ((cp >> 12) & 0x3F))
+    d[2] = <uint8_t>(0x80 | ((cp >> 6) & 0x3F))
+    d[3] = <uint8_t>(0x80 | (cp & 0x3F))
+    return 4
+
+
+cdef inline int utf8_take(const uint8_t *s, uint32_t *cp) noexcept nogil:
+    """The character utf8_put wrote at s into *cp; returns its length (valid UTF-8 only: a mark's own)."""
+    cdef uint8_t lead = s[0]
+    if lead < 0x80:
+        cp[0] = lead
+        return 1
+    if lead < 0xE0:
+        cp[0] = ((lead & 0x1Fu) << 6) | (s[1] & 0x3Fu)
+        return 2
+    if lead < 0xF0:
+        cp[0] = ((lead & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu)
+        return 3
+    cp[0] = ((lead & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) | ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu)
+    return 4
+
+
 # ---------------------------------------------------------------------------------------------- rows
 
+# A character with the zero-width characters after it (a cell MARKED | its index). The marks are UTF-8, so
+# that an entry is 28 bytes, not 52 (eleven code points, the most 21 bytes can hold): a screen at
+# max_live_cells can hold a million of them, and the pool's pages were most of what such a screen cost
+# (benchmarks/README.md, round 41).
 ctypedef struct Mark:
-    uint32_t cps[MARK_CPS]
-    int n
-    int nbytes
+    uint32_t base
+    uint8_t nbytes  # the cell's UTF-8: the base's and ``marks``, at most MAX_CELL_BYTES
+    uint8_t len  # bytes in ``marks``
+    uint8_t marks[MAX_CELL_BYTES - 1]
 
 ctypedef struct Row:
     # The cells: flat (line.cells, line.len of them, never ending in BLANK), or, once an edit would cost
@@ -771,18 +812,51 @@ cdef inline Py_ssize_t written_cells(const uint32_t *cells, Py_ssize_t start, Py
     return acp_written_cells(cells + start, stop - start) if stop > start else 0
 
 
-cdef Py_ssize_t renumber_marks(uint32_t *cells, Py_ssize_t n, const Mark *marks, Mark *fresh,
-                               Py_ssize_t kept) noexcept nogil:
-    """compact_marks over n cells: each marked cell's mark copied to ``fresh[kept]`` on, the cell renumbered."""
-    cdef Py_ssize_t x
-    cdef uint32_t cell
-    for x in range(n):
-        cell = cells[x]
-        if cell & MARKED:
-            fresh[kept] = marks[cell & ~MARKED]
-            cells[x] = MARKED | <uint32_t>kept
-            kept += 1
-    return kept
+# compact_marks' bookkeeping: one bit an entry of the mark pool (set: a cell still holds it), and for each
+# 64 entries, how many live entries come before them. An entry's new index is its rank among the live ones.
+cdef extern from *:
+    """
+    /* The bits set in v, as SWAR (Hacker's Delight, figure 5-2): the same code on every compiler and target
+       (MSVC's __popcnt64 needs the POPCNT instruction, GCC's builtin calls libgcc without -mpopcnt). */
+    static inline uint32_t acp_popcount64(uint64_t v) {
+        v = v - ((v >> 1) & 0x5555555555555555ULL);
+        v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+        v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (uint32_t)((v * 0x0101010101010101ULL) >> 56);
+    }
+    """
+    uint32_t popcount64 "acp_popcount64"(uint64_t v) nogil
+
+
+cdef inline void visit_mark(uint32_t *cell, uint64_t *live, const uint32_t *rank) noexcept nogil:
+    """visit_marks for one cell."""
+    cdef uint32_t index
+    if cell[0] & MARKED:
+        index = cell[0] & ~MARKED
+        if rank == NULL:
+            live[index >> 6] |= (<uint64_t>1) << (index & 63)
+        else:
+            cell[0] = MARKED | (rank[index >> 6]
+                                + popcount64(live[index >> 6] & (((<uint64_t>1) << (index & 63)) - 1)))
+
+
+cdef Py_ssize_t visit_marks(uint32_t *cells, Py_ssize_t n, uint64_t *live, const uint32_t *rank) noexcept nogil:
+    """compact_marks over n cells. rank NULL: set each marked cell's bit in ``live``; else renumber the cell to
+    its entry's rank among the live ones (rank[its word] and the live bits below it in that word). Eight cells
+    without a mark are passed with one test (an OR the compiler vectorises): a compaction reads every cell of
+    both screens twice, and most cells of a screen with few marks have none (a marked character then ICH
+    40000 of a full 65,535-column row: 352 instructions a byte cell by cell, 324 before round 41's second
+    pass and with it). Returns n."""
+    cdef Py_ssize_t x = 0, k
+    while x + 8 <= n:
+        if (cells[x] | cells[x + 1] | cells[x + 2] | cells[x + 3] | cells[x + 4] | cells[x + 5] | cells[x + 6]
+                | cells[x + 7]) & MARKED:
+            for k in range(x, x + 8):
+                visit_mark(cells + k, live, rank)
+        x += 8
+    for k in range(x, n):
+        visit_mark(cells + k, live, rank)
+    return n
 
 
 @cython.final
@@ -918,7 +992,7 @@ cdef class ScreenSink(Sink):
         """Row y's text (_screen_py.Screen.row_text)."""
         cdef Row *row = row_at(screen, y)
         cdef Py_ssize_t x = 0, k, n = row.line.len, written
-        cdef uint32_t cell, seen = 0
+        cdef uint32_t cell, seen = 0, char
         cdef const uint32_t *cells = row.line.cells
         cdef Mark *mark
         cdef Py_ssize_t lead = row_lead(row)
@@ -969,8 +1043,11 @@ cdef class ScreenSink(Sink):
                 continue
             if cell & MARKED:
                 mark = &self.marks[cell & ~MARKED]
-                for k in range(mark.n):
-                    buf_put(out, mark.cps[k])
+                buf_put(out, mark.base)
+                k = 0
+                while k < mark.len:
+                    k += utf8_take(mark.marks + k, &char)
+                    buf_put(out, char)
             else:  # a character the Unicode policy looks at (buf_put notes it)
                 buf_put(out, cell)
             x += 1
@@ -1808,7 +1885,7 @@ cdef class ScreenSink(Sink):
         return self.finish_cells()
 
     cdef inline uint32_t base_char(self, uint32_t cell) noexcept nogil:
-        return self.marks[cell & ~MARKED].cps[0] if cell & MARKED else cell
+        return self.marks[cell & ~MARKED].base if cell & MARKED else cell
 
     cdef int overwrite(self, Row *row, Py_ssize_t start, Py_ssize_t stop, int width, bint always) except -1 nogil:
         """See _screen_py.ScreenSink.overwrite: on ``row``, the cursor's (cursor_row)."""
@@ -1858,6 +1935,7 @@ cdef class ScreenSink(Sink):
         cdef uint32_t cell, space = 0x20
         cdef Mark *mark
         cdef Py_ssize_t index
+        cdef int added
         if cx == 0 or cx > self.columns:
             return 0
         row = row_at(&self.screen, self.cy)
@@ -1878,21 +1956,21 @@ cdef class ScreenSink(Sink):
                 return 0
             index = self.new_mark()
             mark = &self.marks[index]
-            mark.cps[0] = cell
-            mark.n = 1
+            mark.base = cell
             mark.nbytes = utf8_length(cell)
+            mark.len = 0
             self.put_cell(row, flat_cells(row), x, MARKED | <uint32_t>index)
-        mark.cps[mark.n] = char
-        mark.n += 1
-        mark.nbytes += utf8_length(char)
+        added = utf8_put(mark.marks + mark.len, char)
+        mark.len += added
+        mark.nbytes += added
         return 0
 
     cdef Py_ssize_t new_mark(self) except -1 nogil:
         """A free entry of the mark pool. Entries are not freed one by one: when the pool is full, the marks
         still in a cell are compacted to its front, and the pool keeps room after them for twice as many new
-        marks as it kept, 1/64 as many as the compaction scanned cells, and 64 (compact_marks): a compaction
-        then comes after that many new marks at least, and the pool never grows past six times the live marks
-        a compaction kept plus 1/32 of the cells it scanned (and 128): O(the screen's cells). (Before round
+        marks as it kept, 1/64 as many as the compaction scanned cells, and 1,024 (compact_marks): a compaction
+        then comes after that many new marks at least, and the pool is never more than six times the live
+        marks the last compaction kept plus 1/32 of the cells it scanned (and 2,048): O(the screen's cells). (Before round
         30, once 32 live marks filled the pool it doubled, and from then on doubled whenever it was more than
         half full, never compacting again: a cell marked again and again grew it without bound, 24 MB for
         500,000 marks; with fewer live marks it stayed at 32 entries and was compacted every 32 - live new
@@ -1906,16 +1984,69 @@ cdef class ScreenSink(Sink):
         return self.nmarks - 1
 
     cdef int compact_marks(self) except -1 nogil:
-        """Copy the marks still in a cell to the front of a new pool, renumbering the cells."""
-        cdef int which
-        cdef Screen *screen
-        cdef Py_ssize_t y, k, kept = 0, scanned = 0, room
-        cdef Row *row
-        cdef Chunk *chunk
-        cdef Mark *fresh = <Mark *>malloc(self.marks_cap * sizeof(Mark))
-        if fresh == NULL:
+        """Move the marks still in a cell to the front of the pool, in place and in order, renumbering the
+        cells: a live entry's new index is its rank among the live ones, never above its old one. The pool
+        was copied into a new allocation before, whose fresh pages the kernel zeroed: lines of a character
+        and a combining mark at the bottom of 80x65,535, a million marks live, spent a third of their time
+        in page faults, and the old and new pools were both resident at the compaction (benchmarks/README.md,
+        round 41). Each pass reads every cell of both screens, as the copy did."""
+        cdef Py_ssize_t words = (self.nmarks + 63) >> 6, w, kept, scanned, room
+        cdef uint64_t bits, low, ALL_LIVE = ~(<uint64_t>0)
+        cdef Mark *pool
+        cdef Py_ssize_t old
+        cdef uint64_t *live = <uint64_t *>calloc(words, sizeof(uint64_t))
+        cdef uint32_t *rank = <uint32_t *>malloc(words * sizeof(uint32_t))
+        if live == NULL or rank == NULL:
+            free(live)
+            free(rank)
             with gil:
                 raise MemoryError()
+        scanned = self.visit_all_marks(live, NULL)
+        w = 0
+        while w < words and live[w] == ALL_LIVE:  # (entries that stay where they are)
+            rank[w] = <uint32_t>(w << 6)
+            w += 1
+        kept = w << 6
+        for w in range(w, words):
+            rank[w] = <uint32_t>kept
+            bits = live[w]
+            while bits:
+                low = bits & (~bits + 1)
+                old = (w << 6) + popcount64(low - 1)
+                if old != kept:
+                    self.marks[kept] = self.marks[old]
+                kept += 1
+                bits ^= low
+        if kept < self.nmarks:  # (else every entry was live, and none moved: a pool that fills with live marks
+            self.visit_all_marks(live, rank)  # is compacted at each doubling)
+        free(live)
+        free(rank)
+        self.nmarks = kept
+        # Room for max(2 * kept, scanned / 64, 1,024) new marks before the next compaction: its moves then cost
+        # half a mark and its scans 128 cells for each new mark at most (a cell of a 65,535-column row marked
+        # again and again scanned the row every 31 marks: 2,700 instructions a mark; benchmarks/README.md, round
+        # 30). At least 1,024 (28 KB): at 80x24 text in other scripts, a few hundred marks live, compacted every
+        # 64 new marks with two passes over the screen, cost 76.6 instructions a byte, 74.7 before round 41.
+        # The pool is made that size exactly when it is smaller, or more than twice that size (the live marks
+        # went: the rows that held them were committed or cleared). Doubling it, as grow does, made a pool
+        # of a million live marks 4 Mi entries (117 MB), where 3 Mi are needed.
+        room = max(2 * kept, scanned // 64, 1024)
+        if self.marks_cap < kept + room or self.marks_cap > 2 * (kept + room):
+            pool = <Mark *>realloc(self.marks, (kept + room) * sizeof(Mark))
+            if pool == NULL:
+                with gil:
+                    raise MemoryError()
+            self.marks = pool
+            self.marks_cap = kept + room
+        return 0
+
+    cdef Py_ssize_t visit_all_marks(self, uint64_t *live, const uint32_t *rank) noexcept nogil:
+        """visit_marks over every cell of both screens; returns the cells read."""
+        cdef int which
+        cdef Screen *screen
+        cdef Py_ssize_t y, k, scanned = 0
+        cdef Row *row
+        cdef Chunk *chunk
         for which in range(2):
             if which == 1 and not self.has_main:
                 break
@@ -1923,27 +2054,16 @@ cdef class ScreenSink(Sink):
             for y in range(screen.height):
                 row = row_at(screen, y)
                 if row.line.chunked == NULL:
-                    kept = renumber_marks(row.line.cells, row.line.len, self.marks, fresh, kept)
-                    scanned += row.line.len
+                    scanned += visit_marks(row.line.cells, row.line.len, live, rank)
                     continue
                 for k in range(row.line.chunked.nchunks):
                     chunk = &row.line.chunked.chunks[k]
                     if chunk.cells != NULL:
-                        kept = renumber_marks(chunk.cells, chunk.len, self.marks, fresh, kept)
-                        scanned += chunk.len
+                        scanned += visit_marks(chunk.cells, chunk.len, live, rank)
                     else:  # (a fill is BLANK or a character, or its pairs, REP repeated, never marked; one
                         # would keep one mark)
-                        kept = renumber_marks(&chunk.fill, 1, self.marks, fresh, kept)
-        free(self.marks)
-        self.marks = fresh
-        self.nmarks = kept
-        # Room for max(2 * kept, scanned / 64, 64) new marks before the next compaction: its copies then cost half
-        # a mark and its scan 64 cells for each new mark at most (a cell of a 65,535-column row marked again and
-        # again scanned the row every 31 marks: 2,700 instructions a mark; benchmarks/README.md, round 30).
-        room = max(2 * kept, scanned // 64, 64)
-        if self.marks_cap - kept < room:
-            grow(<void **>&self.marks, &self.marks_cap, kept + room, sizeof(Mark), 32)
-        return 0
+                        visit_marks(&chunk.fill, 1, live, rank)
+        return scanned
 
     cdef int enforce_limits(self) except -1 nogil:
         """_screen_py.ScreenSink.enforce_limits, over the rows that may hold something (screen_next_busy,
