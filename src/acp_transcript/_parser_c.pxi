@@ -436,7 +436,7 @@ cdef class Parser:
         of the text fed at once; without it, text that made a cell a byte for 64 KiB and then huge REPs of a
         wide character staged 27 MB of cells at once (round 29)."""
         cdef Py_ssize_t pos = 0, end
-        cdef uint8_t byte
+        cdef uint8_t byte, final
         self.frame_at = NULL  # (another call's data may sit at the same address)
         while pos < n:
             if self.state == GROUND:
@@ -458,6 +458,16 @@ cdef class Parser:
                         if end > 0:
                             self.state = GROUND
                             pos = end
+                            continue
+                    elif pos + 1 < n and 0x30 <= data[pos + 1] < DEL:
+                        final = data[pos + 1]
+                        if final != 0x5D and final != 0x50 and final != 0x58 and final != 0x5E and final != 0x5F:
+                            # ESC and its final (ESC M, ESC 7, ESC 8, ESC =), not a string's introducer:
+                            # step's dispatch at once, without a turn of this loop and step's tests (the
+                            # fallback's feed does the same)
+                            self.state = GROUND
+                            self.sink.esc_dispatch(final)
+                            pos += 2
                             continue
                     pos += 1
                     continue
