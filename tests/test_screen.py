@@ -456,7 +456,9 @@ def test_thousands_of_live_marks_survive_compactions_among_dead_ones(impl):
     columns, rows = 40, 100
     screen = [[chr(0x61 + (y + x) % 26) + marks[(y * columns + x) % 4] for x in range(columns)]
               for y in range(rows)]
-    data = ["\x1b[%d;1H" % (y + 1) + "".join(row) for y, row in enumerate(screen)]
+    # (filled from the bottom up, so that the cells meet their entries in descending order: the compactions
+    # move them by rank, where moving each as its cell is met would overwrite live ones)
+    data = ["\x1b[%d;1H" % (y + 1) + "".join(screen[y]) for y in reversed(range(rows))]
     pick = random.Random(41)
     for k in range(1, 21):
         for y in range(rows):
@@ -467,6 +469,17 @@ def test_thousands_of_live_marks_survive_compactions_among_dead_ones(impl):
                     screen[y][x] = cell
     out = impl.sanitize("".join(data).encode(), columns=columns, rows=rows)
     assert out == "\n".join("".join(row) for row in screen)
+
+
+def test_marks_of_a_log_scrolled_through_compactions(impl):
+    """Lines with a different mark on each cell, scrolled through a 20x30 screen: at each compaction the cells
+    meet the live entries in ascending order (older rows above), so each entry moves as its cell is met (one
+    pass, round 41), over the dead entries of the rows that left."""
+    marks = ["\u0301", "\u20d0", "\U0001d167", "\U000e0100"]
+    lines = ["".join(chr(0x61 + (n + x) % 26) + marks[(3 * n + x) % 4] * (1 + (n + x) % 3) for x in range(19))
+             for n in range(400)]
+    out = impl.sanitize("\n".join(lines).encode(), columns=20, rows=30)
+    assert out == "\n".join(lines)
 
 
 def test_a_cell_marked_again_and_again_leaves_a_bounded_list_of_marks():

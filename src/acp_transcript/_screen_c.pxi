@@ -827,35 +827,73 @@ cdef extern from *:
     """
     uint32_t popcount64 "acp_popcount64"(uint64_t v) nogil
 
+cdef enum MarkPass:
+    MARKS_FIND  # set each marked cell's bit in ``live``, and note whether the cells meet the entries in order
+    MARKS_IN_ORDER  # they did: each entry moves to ``kept`` as its cell is met, and the cell is renumbered
+    MARKS_BY_RANK  # they did not: each cell is renumbered to its entry's rank, the entries moved already
 
-cdef inline void visit_mark(uint32_t *cell, uint64_t *live, const uint32_t *rank) noexcept nogil:
-    """visit_marks for one cell."""
-    cdef uint32_t index
-    if cell[0] & MARKED:
-        index = cell[0] & ~MARKED
-        if rank == NULL:
-            live[index >> 6] |= (<uint64_t>1) << (index & 63)
-        else:
-            cell[0] = MARKED | (rank[index >> 6]
-                                + popcount64(live[index >> 6] & (((<uint64_t>1) << (index & 63)) - 1)))
+ctypedef struct MarkScan:
+    MarkPass what
+    uint64_t *live
+    const uint32_t *rank
+    Mark *marks
+    int64_t last  # the entry met last (MARKS_FIND)
+    bint in_order  # every entry met after a lower one, each once (MARKS_FIND)
+    Py_ssize_t kept  # entries moved so far (MARKS_IN_ORDER)
 
 
-cdef Py_ssize_t visit_marks(uint32_t *cells, Py_ssize_t n, uint64_t *live, const uint32_t *rank) noexcept nogil:
-    """compact_marks over n cells. rank NULL: set each marked cell's bit in ``live``; else renumber the cell to
-    its entry's rank among the live ones (rank[its word] and the live bits below it in that word). Eight cells
-    without a mark are passed with one test (an OR the compiler vectorises): a compaction reads every cell of
-    both screens twice, and most cells of a screen with few marks have none (a marked character then ICH
+cdef inline bint no_mark_in_8(const uint32_t *cells) noexcept nogil:
+    """None of cells[0, 8) is marked: one test (an OR the compiler vectorises). A compaction reads every cell
+    of both screens twice, and most cells of a screen with few marks have none (a marked character then ICH
     40000 of a full 65,535-column row: 352 instructions a byte cell by cell, 324 before round 41's second
-    pass and with it). Returns n."""
-    cdef Py_ssize_t x = 0, k
-    while x + 8 <= n:
-        if (cells[x] | cells[x + 1] | cells[x + 2] | cells[x + 3] | cells[x + 4] | cells[x + 5] | cells[x + 6]
-                | cells[x + 7]) & MARKED:
-            for k in range(x, x + 8):
-                visit_mark(cells + k, live, rank)
-        x += 8
-    for k in range(x, n):
-        visit_mark(cells + k, live, rank)
+    pass and with it)."""
+    return not ((cells[0] | cells[1] | cells[2] | cells[3] | cells[4] | cells[5] | cells[6] | cells[7]) & MARKED)
+
+
+cdef Py_ssize_t visit_marks(uint32_t *cells, Py_ssize_t n, MarkScan *scan) noexcept nogil:
+    """compact_marks' pass ``scan.what`` over n cells, a loop of its own each (one loop testing the pass at
+    each cell, its state through ``scan``, cost dense U+202E at 80x24 12 instructions a cell read). Returns
+    n."""
+    cdef Py_ssize_t x = 0, stop
+    cdef uint32_t cell, index
+    cdef int64_t last = scan.last
+    cdef Py_ssize_t kept = scan.kept
+    cdef uint64_t *live = scan.live
+    cdef const uint32_t *rank = scan.rank
+    cdef Mark *marks = scan.marks
+    while x < n:
+        stop = x + 8 if x + 8 <= n else n
+        if stop - x == 8 and no_mark_in_8(cells + x):
+            x = stop
+            continue
+        if scan.what == MARKS_FIND:
+            for x in range(x, stop):
+                cell = cells[x]
+                if cell & MARKED:
+                    index = cell & ~MARKED
+                    live[index >> 6] |= (<uint64_t>1) << (index & 63)
+                    if <int64_t>index <= last:
+                        scan.in_order = False
+                    last = index
+        elif scan.what == MARKS_IN_ORDER:  # (index >= kept: the entries below it were met, moved or dead)
+            for x in range(x, stop):
+                cell = cells[x]
+                if cell & MARKED:
+                    index = cell & ~MARKED
+                    if index != kept:
+                        marks[kept] = marks[index]
+                    cells[x] = MARKED | <uint32_t>kept
+                    kept += 1
+        else:
+            for x in range(x, stop):
+                cell = cells[x]
+                if cell & MARKED:
+                    index = cell & ~MARKED
+                    cells[x] = MARKED | (rank[index >> 6]
+                                         + popcount64(live[index >> 6] & (((<uint64_t>1) << (index & 63)) - 1)))
+        x = stop
+    scan.last = last
+    scan.kept = kept
     return n
 
 
@@ -1989,11 +2027,17 @@ cdef class ScreenSink(Sink):
         was copied into a new allocation before, whose fresh pages the kernel zeroed: lines of a character
         and a combining mark at the bottom of 80x65,535, a million marks live, spent a third of their time
         in page faults, and the old and new pools were both resident at the compaction (benchmarks/README.md,
-        round 41). Each pass reads every cell of both screens, as the copy did."""
+        round 41). A first pass over every cell of both screens finds the live entries. Where the cells met
+        them in ascending order, each once (text written row after row, scrolled up: the usual screen), the
+        second pass moves each entry as its cell is met and numbers the cells in turn, as the copy did; else
+        the entries move by rank and the second pass renumbers the cells by it (a popcount a cell). Dense
+        U+202E at 80x24, a mark on every other cell, compacted every 1,920 new marks: 210 instructions a
+        byte by rank, 206 in order, 196.5 with round 40's copy into a new pool."""
         cdef Py_ssize_t words = (self.nmarks + 63) >> 6, w, kept, scanned, room
         cdef uint64_t bits, low, ALL_LIVE = ~(<uint64_t>0)
         cdef Mark *pool
         cdef Py_ssize_t old
+        cdef MarkScan scan
         cdef uint64_t *live = <uint64_t *>calloc(words, sizeof(uint64_t))
         cdef uint32_t *rank = <uint32_t *>malloc(words * sizeof(uint32_t))
         if live == NULL or rank == NULL:
@@ -2001,24 +2045,39 @@ cdef class ScreenSink(Sink):
             free(rank)
             with gil:
                 raise MemoryError()
-        scanned = self.visit_all_marks(live, NULL)
+        scan.what = MARKS_FIND
+        scan.live = live
+        scan.rank = rank
+        scan.marks = self.marks
+        scan.last = -1
+        scan.in_order = True
+        scan.kept = 0
+        scanned = self.visit_all_marks(&scan)
         w = 0
         while w < words and live[w] == ALL_LIVE:  # (entries that stay where they are)
             rank[w] = <uint32_t>(w << 6)
             w += 1
         kept = w << 6
-        for w in range(w, words):
-            rank[w] = <uint32_t>kept
-            bits = live[w]
-            while bits:
-                low = bits & (~bits + 1)
-                old = (w << 6) + popcount64(low - 1)
-                if old != kept:
-                    self.marks[kept] = self.marks[old]
-                kept += 1
-                bits ^= low
-        if kept < self.nmarks:  # (else every entry was live, and none moved: a pool that fills with live marks
-            self.visit_all_marks(live, rank)  # is compacted at each doubling)
+        if w == words or (w == words - 1 and self.nmarks & 63
+                          and live[w] == ((<uint64_t>1) << (self.nmarks & 63)) - 1):
+            kept = self.nmarks  # (every entry live: none moves, as in a pool that fills with live marks)
+        elif scan.in_order:
+            scan.what = MARKS_IN_ORDER
+            self.visit_all_marks(&scan)
+            kept = scan.kept
+        else:
+            for w in range(w, words):
+                rank[w] = <uint32_t>kept
+                bits = live[w]
+                while bits:
+                    low = bits & (~bits + 1)
+                    old = (w << 6) + popcount64(low - 1)
+                    if old != kept:
+                        self.marks[kept] = self.marks[old]
+                    kept += 1
+                    bits ^= low
+            scan.what = MARKS_BY_RANK
+            self.visit_all_marks(&scan)
         free(live)
         free(rank)
         self.nmarks = kept
@@ -2040,8 +2099,9 @@ cdef class ScreenSink(Sink):
             self.marks_cap = kept + room
         return 0
 
-    cdef Py_ssize_t visit_all_marks(self, uint64_t *live, const uint32_t *rank) noexcept nogil:
-        """visit_marks over every cell of both screens; returns the cells read."""
+    cdef Py_ssize_t visit_all_marks(self, MarkScan *scan) noexcept nogil:
+        """visit_marks over every cell of both screens, row after row, each row from its start; returns the
+        cells read."""
         cdef int which
         cdef Screen *screen
         cdef Py_ssize_t y, k, scanned = 0
@@ -2054,15 +2114,15 @@ cdef class ScreenSink(Sink):
             for y in range(screen.height):
                 row = row_at(screen, y)
                 if row.line.chunked == NULL:
-                    scanned += visit_marks(row.line.cells, row.line.len, live, rank)
+                    scanned += visit_marks(row.line.cells, row.line.len, scan)
                     continue
                 for k in range(row.line.chunked.nchunks):
                     chunk = &row.line.chunked.chunks[k]
                     if chunk.cells != NULL:
-                        scanned += visit_marks(chunk.cells, chunk.len, live, rank)
+                        scanned += visit_marks(chunk.cells, chunk.len, scan)
                     else:  # (a fill is BLANK or a character, or its pairs, REP repeated, never marked; one
                         # would keep one mark)
-                        visit_marks(&chunk.fill, 1, live, rank)
+                        visit_marks(&chunk.fill, 1, scan)
         return scanned
 
     cdef int enforce_limits(self) except -1 nogil:
