@@ -2101,18 +2101,27 @@ cdef class ScreenSink(Sink):
 
     cdef Py_ssize_t visit_all_marks(self, MarkScan *scan) noexcept nogil:
         """visit_marks over every cell of both screens, row after row, each row from its start; returns the
-        cells read."""
+        cells read. Only the rows that may hold something are visited (screen_next_busy): text with marks
+        filling a tall screen from its bottom compacted a pool full of live marks at each growth, and each
+        pass went through every row (65,535 of them, two passes each time: lines of a character and a mark at
+        the bottom of 80x65,535 read 232 instructions a byte at 1 MB, 215 without)."""
         cdef int which
         cdef Screen *screen
-        cdef Py_ssize_t y, k, scanned = 0
+        cdef Py_ssize_t y, k, stop, scanned = 0
         cdef Row *row
         cdef Chunk *chunk
         for which in range(2):
             if which == 1 and not self.has_main:
                 break
             screen = &self.screen if which == 0 else &self.main
-            for y in range(screen.height):
+            y = screen.busy_top
+            stop = min(screen.busy_bottom + 1, screen.height)
+            while True:
+                y = screen_next_busy(screen, y, stop)
+                if y >= stop:
+                    break
                 row = row_at(screen, y)
+                y += 1
                 if row.line.chunked == NULL:
                     scanned += visit_marks(row.line.cells, row.line.len, scan)
                     continue
