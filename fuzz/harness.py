@@ -154,7 +154,8 @@ def seeds() -> list[bytes]:
     # among the live ones): the third compaction finds 700 dead entries among 2,480 live ones.
     marks = ("\u0301", "\u20d0", "\U0001d167", "\U000e0100")
     filled = "".join("\x1b[%d;1H" % (y + 1) + "e\u0301" * 20 for y in range(124))
-    rewrites = "".join("\x1b[%d;%dH%s" % (1 + (k * 37 + i * 11) % 124, 1 + (k * 13 + i * 7) % 20, chr(0x61 + (k + i) % 26))
+    rewrites = "".join("\x1b[%d;%dH%s" % (1 + (k * 37 + i * 11) % 124, 1 + (k * 13 + i * 7) % 20,
+                                            chr(0x61 + (k + i) % 26))
                        + marks[(k + i) % 4] * (1 + i % 2) for k in range(8) for i in range(150))
     marked = [b"\x40\xc5" + cuts + (filled + rewrites).encode() for cuts in (b"\x00", b"\x11")]
     return (small + [b"\x00\x00\x00" + full + edit * 64 for edit in edits] + [b"\x00\x00\x00" + body for body in large]

@@ -449,9 +449,10 @@ def test_marks_stay_with_their_cell_through_many_marks_and_edits(impl):
 def test_thousands_of_live_marks_survive_compactions_among_dead_ones(impl):
     """The core compacts its mark pool in place: a live entry moves to its rank among the live ones (a bit
     per entry, a count per 64). A screen of 4,000 marked cells, a random quarter of them overwritten with new
-    marks in each of twenty passes (two compactions): at each compaction the live entries are spread over hundreds of 64-entry
-    words with holes between them, and the cells whose last write came before it keep their marks to the
-    end. Marks of two, three and four UTF-8 bytes, stored as UTF-8 (round 41), and cells holding two."""
+    marks in each of twenty passes (two compactions): at each compaction the live entries are spread over
+    hundreds of 64-entry words with holes between them, and the cells whose last write came before it keep
+    their marks to the end. Marks of two, three and four UTF-8 bytes, stored as UTF-8 (round 41), and cells
+    holding two."""
     marks = ["\u0301", "\u20d0", "\U0001d167", "\U000e0100"]
     columns, rows = 40, 100
     screen = [[chr(0x61 + (y + x) % 26) + marks[(y * columns + x) % 4] for x in range(columns)]

@@ -2006,13 +2006,13 @@ cdef class ScreenSink(Sink):
     cdef Py_ssize_t new_mark(self) except -1 nogil:
         """A free entry of the mark pool. Entries are not freed one by one: when the pool is full, the marks
         still in a cell are compacted to its front, and the pool keeps room after them for twice as many new
-        marks as it kept, 1/64 as many as the compaction scanned cells, and 1,024 (compact_marks): a compaction
-        then comes after that many new marks at least, and the pool is never more than six times the live
-        marks the last compaction kept plus 1/32 of the cells it scanned (and 2,048): O(the screen's cells). (Before round
-        30, once 32 live marks filled the pool it doubled, and from then on doubled whenever it was more than
-        half full, never compacting again: a cell marked again and again grew it without bound, 24 MB for
-        500,000 marks; with fewer live marks it stayed at 32 entries and was compacted every 32 - live new
-        marks.)"""
+        marks as it kept, 1/64 as many as the compaction scanned cells, and 1,024 (compact_marks): a
+        compaction then comes after that many new marks at least, and the pool is never more than six times
+        the live marks the last compaction kept plus 1/32 of the cells it scanned (and 2,048): O(the screen's
+        cells). (Before round 30, once 32 live marks filled the pool it doubled, and from then on doubled
+        whenever it was more than half full, never compacting again: a cell marked again and again grew it
+        without bound, 24 MB for 500,000 marks; with fewer live marks it stayed at 32 entries and was
+        compacted every 32 - live new marks.)"""
         if self.nmarks == self.marks_cap:
             if self.marks_cap:
                 self.compact_marks()
