@@ -472,6 +472,19 @@ def test_thousands_of_live_marks_survive_compactions_among_dead_ones(impl):
     assert out == "\n".join("".join(row) for row in screen)
 
 
+def test_marks_written_first_keep_their_place_in_a_compaction_by_rank(impl):
+    """The first 80 marks (the two bottom rows, never overwritten) fill the pool's first 64-entry word: a
+    compaction leaves such a prefix where it is. The rows above are rewritten again and again, and the cells
+    meet those rows' newer entries first, so the entries move by rank, the prefix's cells included."""
+    marks = ["\u0301", "\u20d0", "\U0001d167", "\U000e0100"]
+    bottom = ["".join(chr(0x41 + x % 26) + marks[(x + y) % 4] * (1 + x % 3) for x in range(40)) for y in range(2)]
+    data = "\x1b[9;1H" + bottom[0] + "\x1b[10;1H" + bottom[1]
+    for k in range(12):
+        data += "".join("\x1b[%d;1H" % (y + 1) + ("e" + marks[(k + y) % 4]) * 40 for y in range(8))
+    out = impl.sanitize(data.encode(), columns=40, rows=10)
+    assert out.split("\n") == [("e" + marks[(11 + y) % 4]) * 40 for y in range(8)] + bottom
+
+
 def test_marks_of_a_log_scrolled_through_compactions(impl):
     """Lines with a different mark on each cell, scrolled through a 20x30 screen: at each compaction the cells
     meet the live entries in ascending order (older rows above), so each entry moves as its cell is met (one

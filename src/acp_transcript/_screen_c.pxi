@@ -2038,16 +2038,14 @@ cdef class ScreenSink(Sink):
         cdef Mark *pool
         cdef Py_ssize_t old
         cdef MarkScan scan
+        cdef uint32_t *rank
         cdef uint64_t *live = <uint64_t *>calloc(words, sizeof(uint64_t))
-        cdef uint32_t *rank = <uint32_t *>malloc(words * sizeof(uint32_t))
-        if live == NULL or rank == NULL:
-            free(live)
-            free(rank)
+        if live == NULL:
             with gil:
                 raise MemoryError()
         scan.what = MARKS_FIND
         scan.live = live
-        scan.rank = rank
+        scan.rank = NULL
         scan.marks = self.marks
         scan.last = -1
         scan.in_order = True
@@ -2055,7 +2053,6 @@ cdef class ScreenSink(Sink):
         scanned = self.visit_all_marks(&scan)
         w = 0
         while w < words and live[w] == ALL_LIVE:  # (entries that stay where they are)
-            rank[w] = <uint32_t>(w << 6)
             w += 1
         kept = w << 6
         if w == words or (w == words - 1 and self.nmarks & 63
@@ -2065,7 +2062,14 @@ cdef class ScreenSink(Sink):
             scan.what = MARKS_IN_ORDER
             self.visit_all_marks(&scan)
             kept = scan.kept
-        else:
+        else:  # (nothing has moved yet: a failed allocation leaves the pool as it was)
+            rank = <uint32_t *>malloc(words * sizeof(uint32_t))
+            if rank == NULL:
+                free(live)
+                with gil:
+                    raise MemoryError()
+            for old in range(w):
+                rank[old] = <uint32_t>(old << 6)
             for w in range(w, words):
                 rank[w] = <uint32_t>kept
                 bits = live[w]
@@ -2077,9 +2081,10 @@ cdef class ScreenSink(Sink):
                     kept += 1
                     bits ^= low
             scan.what = MARKS_BY_RANK
+            scan.rank = rank
             self.visit_all_marks(&scan)
+            free(rank)
         free(live)
-        free(rank)
         self.nmarks = kept
         # Room for max(2 * kept, scanned / 64, 1,024) new marks before the next compaction: its moves then cost
         # half a mark and its scans 128 cells for each new mark at most (a cell of a 65,535-column row marked
