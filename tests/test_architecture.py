@@ -140,6 +140,7 @@ ONLY_C = {
     ("ScreenSink", "put_fill"),
     # combining marks in a pool (a str beside each row in Python)
     ("ScreenSink", "new_mark"), ("ScreenSink", "compact_marks"), ("ScreenSink", "visit_all_marks"),
+    ("ScreenSink", "size_mark_pool"),
     ("ScreenSink", "row_text"), ("ScreenSink", "text"),  # Screen's methods where the marks are (see C_STRUCTS)
     # a region's lagged scrolls (both twins: set_region, scroll_up_lagged, scroll_down_lagged, settle, and
     # enforce_limits' commit_rows through the lag) rotate the core's row order in place, so SD and SU lag too,

@@ -109,6 +109,11 @@ cdef inline int utf8_take(const uint8_t *s, uint32_t *cp) noexcept nogil:
 # that an entry is 28 bytes, not 52 (eleven code points, the most 21 bytes can hold): a screen at
 # max_live_cells can hold a million of them, and the pool's pages were most of what such a screen cost
 # (benchmarks/README.md, round 41).
+cdef enum:
+    # Pools of up to this many entries (112 KiB) are compacted by a copy into a new allocation, larger ones in
+    # place (compact_marks)
+    MARK_COPY_ENTRIES = 4096
+
 ctypedef struct Mark:
     uint32_t base
     uint8_t nbytes  # the cell's UTF-8: the base's and ``marks``, at most MAX_CELL_BYTES
@@ -828,6 +833,7 @@ cdef extern from *:
     uint32_t popcount64 "acp_popcount64"(uint64_t v) nogil
 
 cdef enum MarkPass:
+    MARKS_COPY  # a small pool: each entry is copied to ``fresh[kept]`` as its cell is met, the cell renumbered
     MARKS_FIND  # set each marked cell's bit in ``live``, and note whether the cells meet the entries in order
     MARKS_IN_ORDER  # they did: each entry moves to ``kept`` as its cell is met, and the cell is renumbered
     MARKS_BY_RANK  # they did not: each cell is renumbered to its entry's rank, the entries moved already
@@ -837,9 +843,10 @@ ctypedef struct MarkScan:
     uint64_t *live
     const uint32_t *rank
     Mark *marks
+    Mark *fresh  # the new pool (MARKS_COPY)
     int64_t last  # the entry met last (MARKS_FIND)
     bint in_order  # every entry met after a lower one, each once (MARKS_FIND)
-    Py_ssize_t kept  # entries moved so far (MARKS_IN_ORDER)
+    Py_ssize_t kept  # entries moved or copied so far (MARKS_IN_ORDER, MARKS_COPY)
 
 
 cdef inline bint no_mark_in_8(const uint32_t *cells) noexcept nogil:
@@ -861,12 +868,20 @@ cdef Py_ssize_t visit_marks(uint32_t *cells, Py_ssize_t n, MarkScan *scan) noexc
     cdef uint64_t *live = scan.live
     cdef const uint32_t *rank = scan.rank
     cdef Mark *marks = scan.marks
+    cdef Mark *fresh = scan.fresh
     while x < n:
         stop = x + 8 if x + 8 <= n else n
         if stop - x == 8 and no_mark_in_8(cells + x):
             x = stop
             continue
-        if scan.what == MARKS_FIND:
+        if scan.what == MARKS_COPY:  # (an entry is in one cell at most: kept never passes the old pool's count)
+            for x in range(x, stop):
+                cell = cells[x]
+                if cell & MARKED:
+                    fresh[kept] = marks[cell & ~MARKED]
+                    cells[x] = MARKED | <uint32_t>kept
+                    kept += 1
+        elif scan.what == MARKS_FIND:
             for x in range(x, stop):
                 cell = cells[x]
                 if cell & MARKED:
@@ -2032,24 +2047,41 @@ cdef class ScreenSink(Sink):
         second pass moves each entry as its cell is met and numbers the cells in turn, as the copy did; else
         the entries move by rank and the second pass renumbers the cells by it (a popcount a cell). Dense
         U+202E at 80x24, a mark on every other cell, compacted every 1,920 new marks: 210 instructions a
-        byte by rank, 206 in order, 196.5 with round 40's copy into a new pool."""
-        cdef Py_ssize_t words = (self.nmarks + 63) >> 6, w, kept, scanned, room
+        byte by rank, 206 in order, 196.5 with round 40's copy into a new pool. That copy is kept for pools
+        of MARK_COPY_ENTRIES or fewer, which fault no pages (203.5 since round 42; the rest is the UTF-8)."""
+        cdef Py_ssize_t words = (self.nmarks + 63) >> 6, w, kept, scanned
         cdef uint64_t bits, low, ALL_LIVE = ~(<uint64_t>0)
         cdef Mark *pool
         cdef Py_ssize_t old
         cdef MarkScan scan
         cdef uint32_t *rank
-        cdef uint64_t *live = <uint64_t *>calloc(words, sizeof(uint64_t))
+        cdef uint64_t *live
+        scan.marks = self.marks
+        scan.kept = 0
+        if self.marks_cap <= MARK_COPY_ENTRIES:
+            # a small pool: copied into a new one in one pass, as before round 41 (malloc serves it from the
+            # heap's own pages, below glibc's 128 KiB mmap threshold, so no page is faulted in). The two passes
+            # in place cost dense U+202E at 80x24 6.9 instructions a byte, the copy 2.1 (benchmarks/README.md,
+            # round 42).
+            pool = <Mark *>malloc(self.marks_cap * sizeof(Mark))
+            if pool == NULL:
+                with gil:
+                    raise MemoryError()
+            scan.what = MARKS_COPY
+            scan.fresh = pool
+            scanned = self.visit_all_marks(&scan)
+            free(self.marks)
+            self.marks = pool
+            return self.size_mark_pool(scan.kept, scanned)
+        live = <uint64_t *>calloc(words, sizeof(uint64_t))
         if live == NULL:
             with gil:
                 raise MemoryError()
         scan.what = MARKS_FIND
         scan.live = live
         scan.rank = NULL
-        scan.marks = self.marks
         scan.last = -1
         scan.in_order = True
-        scan.kept = 0
         scanned = self.visit_all_marks(&scan)
         w = 0
         while w < words and live[w] == ALL_LIVE:  # (entries that stay where they are)
@@ -2085,6 +2117,13 @@ cdef class ScreenSink(Sink):
             self.visit_all_marks(&scan)
             free(rank)
         free(live)
+        return self.size_mark_pool(kept, scanned)
+
+    cdef int size_mark_pool(self, Py_ssize_t kept, Py_ssize_t scanned) except -1 nogil:
+        """After a compaction that kept ``kept`` marks of ``scanned`` cells: the pool's size for the marks to
+        come."""
+        cdef Py_ssize_t room
+        cdef Mark *pool
         self.nmarks = kept
         # Room for max(2 * kept, scanned / 64, 1,024) new marks before the next compaction: its moves then cost
         # half a mark and its scans 128 cells for each new mark at most (a cell of a 65,535-column row marked
