@@ -446,6 +446,38 @@ def test_marks_stay_with_their_cell_through_many_marks_and_edits(impl):
                              "e\u0301e\u0300" * 6])
 
 
+@pytest.mark.parametrize("rows", [40, 1000, 65535])
+def test_live_on_a_sparse_tall_screen(impl, rows):
+    """A screen's text takes each run of blank rows as its line breaks in one piece (both twins find the rows
+    that may hold something by their busy flags, round 42): rows written far apart, one of them emptied by
+    EL 2 and one by ED 1 (blank again, and skipped), a wrapped row, then a scroll of the whole screen and one
+    of a region, each checked against the rows written."""
+    lines = [""] * rows
+    data = []
+    for y, text in ((1, "top"), (rows // 3, "third"), (rows // 2, "half"), (rows - 5, "late"), (rows, "bottom")):
+        data.append("\x1b[%d;1H%s" % (y, text))
+        lines[y - 1] = text
+    data.append("\x1b[%d;1H\x1b[2K" % (rows // 3))  # (EL 2: the row is blank, its used count kept)
+    lines[rows // 3 - 1] = ""
+    data.append("\x1b[%d;78H" % (rows // 4) + "wrapped")  # (three cells, then the next row)
+    lines[rows // 4 - 1] += " " * 77 + "wra"
+    lines[rows // 4] = "pped"
+    decoder = impl.TranscriptDecoder(columns=80, rows=rows)
+    decoder.decode("".join(data).encode())
+    joined = "\n".join(lines).rstrip("\n").replace("wra\npped", "wrapped")
+    assert decoder.live == joined
+    decoder.decode(b"\x1b[2;1H\x1b[1J")  # (ED 1: the first two rows blank)
+    lines[0] = lines[1] = ""
+    assert decoder.live == "\n".join(lines).rstrip("\n").replace("wra\npped", "wrapped")
+    decoder.decode(b"\x1b[7S")  # (SU 7 of the whole screen: the rows move up, blank ones come in below)
+    lines = lines[7:] + [""] * 7
+    assert decoder.live == "\n".join(lines).rstrip("\n").replace("wra\npped", "wrapped")
+    decoder.decode(b"\x1b[%d;%dr\x1b[3T\x1b[r" % (rows // 2 - 8, rows - 2))  # (SD 3 of a region)
+    top, bottom = rows // 2 - 9, rows - 2
+    lines[top:bottom] = [""] * 3 + lines[top : bottom - 3]
+    assert decoder.live == "\n".join(lines).rstrip("\n").replace("wra\npped", "wrapped")
+
+
 def test_thousands_of_live_marks_survive_compactions_among_dead_ones(impl):
     """The core compacts its mark pool in place: a live entry moves to its rank among the live ones (a bit
     per entry, a count per 64). A screen of 4,000 marked cells, a random quarter of them overwritten with new

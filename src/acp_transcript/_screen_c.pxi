@@ -1109,12 +1109,24 @@ cdef class ScreenSink(Sink):
         return row_tail(row, out)
 
     cdef int text(self, Screen *screen, Py_ssize_t stop, Buf *out) except -1 nogil:
-        """Rows [0, stop) as transcript text: each row ends with a line break unless it is wrapped."""
-        cdef Py_ssize_t y
-        for y in range(stop):
+        """Rows [0, stop) as transcript text: each row ends with a line break unless it is wrapped. A run of
+        blank rows (screen_next_busy) is its line breaks, written in one loop: a row at a time, ``live`` on
+        an 80x65,535 screen with one row written at its bottom took 540 us (_screen_py.Screen.text)."""
+        cdef Py_ssize_t y = 0, busy, k
+        while y < stop:
+            busy = screen_next_busy(screen, y, stop)
+            if busy > y:
+                buf_reserve(out, busy - y)
+                for k in range(busy - y):
+                    out.data[out.len + k] = LF
+                out.len += busy - y
+                if busy == stop:
+                    break
+                y = busy
             self.row_text(screen, y, out)
             if not row_at(screen, y).wrapped:
                 buf_put(out, LF)
+            y += 1
         return 0
 
     # ------------------------------------------------------------------ the Sink interface

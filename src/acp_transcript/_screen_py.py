@@ -421,13 +421,27 @@ class Screen:
         return text
 
     def text(self, stop: int) -> str:
-        """Rows [0, stop) as transcript text: each row ends with a line break unless it is wrapped."""
+        """Rows [0, stop) as transcript text: each row ends with a line break unless it is wrapped. A run of
+        blank rows (``busy``: no cells, not wrapped) is its line breaks in one piece, found by
+        bytearray.find: a row at a time, ``live`` on an 80x65,535 screen with one row written at its bottom
+        took 22 ms, and 330 us at 1000 rows (benchmarks/README.md, round 42)."""
         parts = []
-        wrapped, base = self.wrapped, self.base
-        for y in range(stop):
-            parts.append(self.row_text(y))
-            if not wrapped[base + y]:
-                parts.append("\n")
+        wrapped, busy, base = self.wrapped, self.busy, self.base
+        end = base + stop
+        entry = base
+        while entry < end:
+            blank_until = busy.find(1, entry, end)
+            if blank_until < 0:
+                blank_until = end
+            if blank_until > entry:
+                parts.append("\n" * (blank_until - entry))
+            entry = busy.find(0, blank_until, end)
+            if entry < 0:
+                entry = end
+            for y in range(blank_until - base, entry - base):
+                parts.append(self.row_text(y))
+                if not wrapped[base + y]:
+                    parts.append("\n")
         return "".join(parts)
 
 
