@@ -476,6 +476,13 @@ def test_live_on_a_sparse_tall_screen(impl, rows):
     top, bottom = rows // 2 - 9, rows - 2
     lines[top:bottom] = [""] * 3 + lines[top : bottom - 3]
     assert decoder.live == "\n".join(lines).rstrip("\n").replace("wra\npped", "wrapped")
+    # a narrower resize cuts the rows that hold something (both twins visit only those), whatever their place
+    decoder = impl.TranscriptDecoder(columns=80, rows=rows)
+    wide = {y: "%d:" % y + "x" * 60 for y in (1, 2, rows // 2, rows - 1, rows)}
+    decoder.decode("".join("\x1b[%d;1H%s" % (y, text) for y, text in wide.items()).encode())
+    assert decoder.resize(5, rows) == ""
+    assert decoder.live == "\n".join(wide.get(y, "")[:5] for y in range(1, rows + 1))
+    assert decoder.stats["cells_overwritten"] == sum(len(text) - 5 for text in wide.values())
 
 
 def test_thousands_of_live_marks_survive_compactions_among_dead_ones(impl):

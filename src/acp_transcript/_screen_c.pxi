@@ -985,10 +985,12 @@ cdef class ScreenSink(Sink):
             if which == 1 and not self.has_main:
                 break
             screen = &self.screen if which == 0 else &self.main
-            if columns < self.columns:
-                for y in range(self.height):
+            if columns < self.columns:  # (the rows that may hold something, as the fallback's)
+                y = screen_next_busy(screen, 0, self.height)
+                while y < self.height:
                     if row_at(screen, y).line.len > columns:
                         self.clear_row_from(screen, y, columns)
+                    y = screen_next_busy(screen, y + 1, self.height)
             drop = self.height - height
             while drop > 0 and screen.height - 1 > self.cy and not row_at(screen, screen.height - 1).used:
                 screen_remove_row(screen, screen.height - 1)
