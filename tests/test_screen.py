@@ -476,6 +476,19 @@ def test_live_on_a_sparse_tall_screen(impl, rows):
     top, bottom = rows // 2 - 9, rows - 2
     lines[top:bottom] = [""] * 3 + lines[top : bottom - 3]
     assert decoder.live == "\n".join(lines).rstrip("\n").replace("wra\npped", "wrapped")
+    # the last row with text is found from the bottom by the busy flags, past used rows without text (EL 2)
+    decoder.decode(b"\x1b[%d;1H\x1b[2K" % rows)
+    lines[rows - 1] = ""
+    assert decoder.live == "\n".join(lines).rstrip("\n").replace("wra\npped", "wrapped")
+    decoder = impl.TranscriptDecoder(columns=80, rows=rows)
+    decoder.decode(b"x\x1b[%d;1Hy\x1b[2K\x1b[%d;1Hz\x1b[2K" % (rows, rows // 2))
+    assert decoder.live == "x"
+    if rows >= 200:  # (ED 0 blanks the rows below row 102, HOLE_MIN or more: the core skips them as its hole)
+        decoder = impl.TranscriptDecoder(columns=80, rows=rows)
+        decoder.decode(b"x\x1b[102;1Hk\x1b[J\x1b[%d;1Hb\x1b[2K" % rows)
+        assert decoder.live == "x" + "\n" * 101 + "k"
+        decoder.decode(b"\rb")  # (the row below the hole holds text again)
+        assert decoder.live == "x" + "\n" * 101 + "k" + "\n" * (rows - 102) + "b"
     # a narrower resize cuts the rows that hold something (both twins visit only those), whatever their place
     decoder = impl.TranscriptDecoder(columns=80, rows=rows)
     wide = {y: "%d:" % y + "x" * 60 for y in (1, 2, rows // 2, rows - 1, rows)}
