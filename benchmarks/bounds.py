@@ -410,6 +410,13 @@ elif case == "live of a 1000-row terminal with only its bottom row written after
     for i in range(n):
         store.apply(terminal_output_chunk("t", b"\x1b[1000;1Hline %d" % i))
         store["t"].live
+elif case == "size patches of a 1000-row terminal (79 and 78 columns in turn)":
+    # (round 42) each narrower resize read every row of the screen: 40 us in the fallback
+    store = TerminalStore()
+    store.apply(terminal_update("t", size={{"cols": 80, "rows": 1000}}))
+    store.apply(terminal_output_chunk("t", b"\x1b[1000;1Hbottom"))
+    for i in range(n):
+        store.apply(terminal_update("t", size={{"cols": 79 - i % 2, "rows": 1000}}))
 elif case == "tool calls linked to one terminal":
     store = TerminalStore()
     for i in range(n):
@@ -456,6 +463,7 @@ STORE_CASES = (
     "transcript read after every chunk",
     "pop_committed + live after every chunk",
     "live of a 1000-row terminal with only its bottom row written after every chunk",
+    "size patches of a 1000-row terminal (79 and 78 columns in turn)",
     "tool calls linked to one terminal",
     "legacy deltas without a terminal ID",
     "check_batch of chunks for one terminal",

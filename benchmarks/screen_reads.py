@@ -17,6 +17,7 @@ SCREENS = {  # name: (rows, what is written first)
     "80x65535, the bottom row only": (65535, b"\x1b[65535;1Hbottom"),
     "80x1000, the bottom row only": (1000, b"\x1b[1000;1Hbottom"),
     "80x1000, rows 10 and 990": (1000, b"\x1b[10;1Hx\x1b[990;1Hy"),
+    "80x65535, row 1, and the bottom row erased (EL 2: used, no text)": (65535, b"x\x1b[65535;1Hy\x1b[2K"),
     "80x24, every row": (24, b"x\n" * 23 + b"last"),
 }
 
