@@ -663,7 +663,7 @@ cdef inline Py_ssize_t screen_scan_bits_back(const uint32_t *order, Py_ssize_t y
 cdef Py_ssize_t screen_last_used(Screen *screen) noexcept nogil:
     """The index of the last used row, -1 if none (only busy rows can be). The rows are found by their busy
     bits (screen_prev_busy): a row at a time, live on 80x65,535 with rows 1 and 65,535 busy read every row
-    between them, 54 us for one character of text (benchmarks/README.md, round 42)."""
+    between them, 40 us for one character of text, now 4 (benchmarks/README.md, round 42)."""
     cdef Py_ssize_t y = screen_prev_busy(screen, min(screen.busy_bottom, screen.height - 1), 0)
     while y >= 0 and y >= screen.busy_top:
         if row_at(screen, y).used:
@@ -1150,7 +1150,8 @@ cdef class ScreenSink(Sink):
     cdef int text(self, Screen *screen, Py_ssize_t stop, Buf *out) except -1 nogil:
         """Rows [0, stop) as transcript text: each row ends with a line break unless it is wrapped. A run of
         blank rows (screen_next_busy) is its line breaks, written in one loop: a row at a time, ``live`` on
-        an 80x65,535 screen with one row written at its bottom took 540 us (_screen_py.Screen.text)."""
+        an 80x65,535 screen with one row written at its bottom took 287 us, now 13 (_screen_py.Screen.text;
+        benchmarks/README.md, round 42)."""
         cdef Py_ssize_t y = 0, busy, k
         while y < stop:
             busy = screen_next_busy(screen, y, stop)
@@ -2112,7 +2113,7 @@ cdef class ScreenSink(Sink):
         if self.marks_cap <= MARK_COPY_ENTRIES:
             # a small pool: copied into a new one in one pass, as before round 41 (malloc serves it from the
             # heap's own pages, below glibc's 128 KiB mmap threshold, so no page is faulted in). The two passes
-            # in place cost dense U+202E at 80x24 6.9 instructions a byte, the copy 2.1 (benchmarks/README.md,
+            # in place cost dense U+202E at 80x24 6.9 instructions a byte, the copy 3.8 (benchmarks/README.md,
             # round 42).
             pool = <Mark *>malloc(self.marks_cap * sizeof(Mark))
             if pool == NULL:

@@ -424,7 +424,7 @@ class Screen:
         """Rows [0, stop) as transcript text: each row ends with a line break unless it is wrapped. A run of
         blank rows (``busy``: no cells, not wrapped) is its line breaks in one piece, found by
         bytearray.find: a row at a time, ``live`` on an 80x65,535 screen with one row written at its bottom
-        took 22 ms, and 330 us at 1000 rows (benchmarks/README.md, round 42)."""
+        took 14.7 ms, and 201 us at 1000 rows; now 5.5 and 1.8 us (benchmarks/README.md, round 42)."""
         parts = []
         wrapped, busy, base = self.wrapped, self.busy, self.base
         end = base + stop
@@ -491,7 +491,7 @@ class ScreenSink:
         for screen in (self.screen, self.main):
             if screen is None:
                 continue
-            if columns < self.columns:  # (the rows that may hold something: a resize of 1000 rows read each, 40 us)
+            if columns < self.columns:  # (the rows that may hold something: a resize of 1000 rows read each, 25 us)
                 busy, base, end = screen.busy, screen.base, screen.base + self.height
                 entry = busy.find(1, base, end)
                 while entry >= 0:
