@@ -483,6 +483,10 @@ def test_live_on_a_sparse_tall_screen(impl, rows):
     decoder = impl.TranscriptDecoder(columns=80, rows=rows)
     decoder.decode(b"x\x1b[%d;1Hy\x1b[2K\x1b[%d;1Hz\x1b[2K" % (rows, rows // 2))
     assert decoder.live == "x"
+    assert decoder.decode(b"", final=True) == "x\n"  # (the rows up to the last with text; the cursor below it)
+    decoder = impl.TranscriptDecoder(columns=80, rows=rows)
+    decoder.decode(b"\x1b[%d;1Hs\x1b[%d;1Hb\r\x1b[X" % (rows - 1, rows))  # (ECH: the last row used, no text)
+    assert decoder.live == "\n" * (rows - 2) + "s"
     if rows >= 200:  # (ED 0 blanks the rows below row 102, HOLE_MIN or more: the core skips them as its hole)
         decoder = impl.TranscriptDecoder(columns=80, rows=rows)
         decoder.decode(b"x\x1b[102;1Hk\x1b[J\x1b[%d;1Hb\x1b[2K" % rows)

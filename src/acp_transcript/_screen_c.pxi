@@ -664,7 +664,13 @@ cdef Py_ssize_t screen_last_used(Screen *screen) noexcept nogil:
     """The index of the last used row, -1 if none (only busy rows can be). The rows are found by their busy
     bits (screen_prev_busy): a row at a time, live on 80x65,535 with rows 1 and 65,535 busy read every row
     between them, 40 us for one character of text, now 4 (benchmarks/README.md, round 42)."""
-    cdef Py_ssize_t y = screen_prev_busy(screen, min(screen.busy_bottom, screen.height - 1), 0)
+    cdef Py_ssize_t y
+    if screen.busy_top > screen.busy_bottom:  # (none: ED 2 of an empty screen asks)
+        return -1
+    y = min(screen.busy_bottom, screen.height - 1)
+    if row_at(screen, y).used:  # (the usual case, the busy range's last row: one test, as before round 42)
+        return y
+    y = screen_prev_busy(screen, y - 1, 0)
     while y >= 0 and y >= screen.busy_top:
         if row_at(screen, y).used:
             return y
@@ -674,7 +680,13 @@ cdef Py_ssize_t screen_last_used(Screen *screen) noexcept nogil:
 
 cdef Py_ssize_t screen_last_text(Screen *screen) noexcept nogil:
     """The index of the last row with cells, -1 if none (only busy rows can have; screen_last_used)."""
-    cdef Py_ssize_t y = screen_prev_busy(screen, min(screen.busy_bottom, screen.height - 1), 0)
+    cdef Py_ssize_t y
+    if screen.busy_top > screen.busy_bottom:  # (none: ED 2 of an empty screen asks)
+        return -1
+    y = min(screen.busy_bottom, screen.height - 1)
+    if row_at(screen, y).line.len:  # (the usual case, the busy range's last row: one test, as before round 42)
+        return y
+    y = screen_prev_busy(screen, y - 1, 0)
     while y >= 0 and y >= screen.busy_top:
         if row_at(screen, y).line.len:
             return y
