@@ -492,12 +492,9 @@ class ScreenSink:
             if screen is None:
                 continue
             if columns < self.columns:  # (the rows that may hold something: a resize of 1000 rows read each, 25 us)
-                busy, base, end = screen.busy, screen.base, screen.base + self.height
-                entry = busy.find(1, base, end)
-                while entry >= 0:
-                    if len(screen.rows[entry]) > columns:
-                        self.clear_row_from(screen, entry - base, columns)
-                    entry = busy.find(1, entry + 1, end)
+                for y in screen.busy_rows(0, self.height):
+                    if len(screen.rows[screen.base + y]) > columns:
+                        self.clear_row_from(screen, y, columns)
             drop = self.height - height
             while drop > 0 and screen.row_count() - 1 > self.cy and not screen.used[-1]:
                 screen.remove_row(screen.row_count() - 1)
