@@ -990,7 +990,6 @@ cdef inline bint buf_put_head_lf(Buf *buf) noexcept nogil:
 
 cdef int buf_put_lfs(Buf *buf, Py_ssize_t n) except -1 nogil:
     """n LFs at once (none for n <= 0): in the head while data is empty, as buf_put_ascii puts one."""
-    cdef Py_ssize_t i
     if n <= 0:  # (a run of one empty line puts none: memset of 0 bytes must not offset a head still NULL)
         return 0
     if not buf.len:
@@ -999,11 +998,19 @@ cdef int buf_put_lfs(Buf *buf, Py_ssize_t n) except -1 nogil:
         memset(buf.head + buf.hlen, LF, n)
         buf.hlen += n
     else:
-        buf_reserve(buf, n)
-        for i in range(n):
-            buf.data[buf.len + i] = LF
-        buf.len += n
+        buf_put_data_lfs(buf, n)
     buf_note_ascii(buf, 0, LF)
+    return 0
+
+
+cdef inline int buf_put_data_lfs(Buf *buf, Py_ssize_t n) except -1 nogil:
+    """n LFs at once as cells in data, never the head (a screen's runs of blank rows: the text that live
+    and the policy read is in data)."""
+    cdef Py_ssize_t i
+    buf_reserve(buf, n)
+    for i in range(n):
+        buf.data[buf.len + i] = LF
+    buf.len += n
     return 0
 
 

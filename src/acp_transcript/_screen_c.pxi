@@ -1164,14 +1164,11 @@ cdef class ScreenSink(Sink):
         blank rows (screen_next_busy) is its line breaks, written in one loop: a row at a time, ``live`` on
         an 80x65,535 screen with one row written at its bottom took 287 us, now 13 (_screen_py.Screen.text;
         benchmarks/README.md, round 42)."""
-        cdef Py_ssize_t y = 0, busy, k
+        cdef Py_ssize_t y = 0, busy
         while y < stop:
             busy = screen_next_busy(screen, y, stop)
             if busy > y:
-                buf_reserve(out, busy - y)
-                for k in range(busy - y):
-                    out.data[out.len + k] = LF
-                out.len += busy - y
+                buf_put_data_lfs(out, busy - y)
                 if busy == stop:
                     break
                 y = busy
