@@ -41,6 +41,9 @@ CASES = {
     # the same with a character past ASCII (round 27): Latin-1 is bytes since round 28, a wide one is cells
     "huge moves after a Latin-1 character (CUF 1024)": ("b''", "'\\u00e9\\x1b[1024C'.encode() * 7281"),
     "huge repeats of a Latin-1 character (REP 1024)": ("b''", "'\\u00e9\\x1b[1024b'.encode() * 7281"),
+    # (round 43, found by benchmarks/sweep.py) a character the Unicode policy shows (SPEC 2.5: U+202E is
+    # "<U+202E>", eight characters) repeated: one cell a copy (SPEC 2.3), eight characters each out, 820 a byte
+    "huge repeats of a bidi control (REP 1024)": ("b''", "'\\u202e\\x1b[1024b'.encode() * 6553"),
     "huge repeats of a wide character (REP 1024)": ("b''", "'\\u4e2d\\x1b[1024b'.encode() * 6553"),
     # ...and huge moves after a character the Unicode policy shows or passes (its pass over the call's text
     # went a cell at a time before round 34: 6.2-6.6 MB/s; a str of two bytes a character, output-bound)
@@ -230,6 +233,13 @@ CASES = {
     "sized 1000x24: REP of a bidi control then CR": ("b''", "'\\u202e\\x1b[1024b\\r'.encode() * 6553"),
     # (round 35, a miss) IL or RI do not move the cursor's column: x then IL writes each x one column further
     # on a new row, whose blanks before it are cells (padded, then counted when the row is lost)
+    # (round 43, found by benchmarks/sweep.py) insert mode: each character an insert at the cursor that moved the
+    # rest of the row (put_char), REP's copies too: 0.1 MB/s in the core, 0.002 in the fallback
+    "sized 1000x24: insert mode: x then REP 1024 then CR": ("b'\\x1b[4h'", "b'x\\x1b[1024b\\r' * 7281"),
+    "sized 1000x24: insert mode: a wide character then REP 1024 then CR": (
+        "b'\\x1b[4h'", "'\\u4e2d\\x1b[1024b\\r'.encode() * 6553"),
+    "sized 1000x24: insert mode: lines of 999 over a full row": ("b'x' * 1000 + b'\\r\\x1b[4h'",
+                                                                 "(b'y' * 999 + b'\\r') * 65"),
     "sized 1000x24: x then IL (the column walks right)": ("b''", "b'x\\x1b[L' * 16384"),
     "sized 1000x24: x then RI at the top (the column walks right)": ("b''", "b'x\\x1bM' * 21845"),
     "sized 1000x24: REP full row + CR": ("b'x' * 1000 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),

@@ -1184,8 +1184,10 @@ cdef class ScreenSink(Sink):
         cdef Py_ssize_t i = 0
         if self.lag and (self.insert or self.zwj or not self.wrap):  # (put_ascii's rows go through the lag)
             self.settle()
+        if self.insert:
+            return self.put_inserted(text, NULL, n, 0)
         while i < n:
-            if self.wrap and not self.zwj and not self.insert:  # (insert mode: a character at a time, as tmux)
+            if self.wrap and not self.zwj:
                 self.put_ascii(text + i, NULL, n - i, self.lags)
                 break
             if self.stuck(n - i):
@@ -1207,8 +1209,10 @@ cdef class ScreenSink(Sink):
         cdef int width
         if self.lag:
             self.settle()
+        if self.insert:
+            return self.put_inserted(NULL, cps, n, 0)
         while i < n:
-            if self.wrap and not self.zwj and not self.insert and cps[i] < 0x7F:
+            if self.wrap and not self.zwj and cps[i] < 0x7F:
                 k = i + 1
                 while k < n and cps[k] < 0x7F:
                     k += 1
@@ -1223,7 +1227,7 @@ cdef class ScreenSink(Sink):
                     i = self.put_stuck(NULL, cps, i, k)
                     continue
             width = char_width(cps[i])
-            if self.wrap and not self.zwj and not self.insert and width and (width == 1 or self.columns > 1):
+            if self.wrap and not self.zwj and width and (width == 1 or self.columns > 1):
                 if i >= run_end:  # the run's end, found once: put_char takes its characters one at a time
                     run_end = i + 1  # where put_run cannot, and a scan per character was quadratic (REP of
                     while run_end < n and cps[run_end] >= 0x7F and char_width(cps[run_end]) == width:
@@ -1235,6 +1239,92 @@ cdef class ScreenSink(Sink):
             self.put_char(cps[i], width)
             i += 1
         return 0
+
+    cdef int put_inserted(self, const uint8_t *text, const uint32_t *cps, Py_ssize_t n, uint32_t fill) except -1 nogil:
+        """Text in insert mode (IRM, CSI 4 h): ``text`` (printable ASCII), else the code points ``cps``, else
+        ``fill`` n times (REP). As put_char writes it a character at a time (tmux's screen_write_cell: an
+        insert of its width at the cursor, grid_view_insert_cells, then the write), but a run of characters
+        of one width whose inserts each leave the cells it writes blank at once (insert_run). One at a time,
+        each insert moved the rest of the row: REP 1024 then CR in insert mode on a full 1000-column row
+        read 0.1 MB/s (benchmarks/README.md, round 43)."""
+        cdef Py_ssize_t i = 0, k, take, sx = self.columns, pad
+        cdef uint32_t char
+        cdef int width
+        cdef Row *row
+        while i < n:
+            char = fill if fill else (text[i] if text != NULL else cps[i])
+            width = 1 if char < 0x7F else char_width(char)
+            take = 0
+            if width and not self.zwj and self.cx <= sx - 2 * width:
+                # The characters that fit on the row: each insert leaves the cells its character is written over
+                # blank (it moves at least its width of cells, or, at the last column, clears the cell) but a
+                # wide character's at sx - 3 or sx - 2, where one cell or none moves, and the others keep what
+                # the first insert moved there: the cell the cursor was on (its overwrite then reads it), which
+                # that first insert, moving it, cleared if it was padding. So put_char's overwrites clear
+                # nothing but that padding (insert_run). A run starts with two characters at least (a single
+                # one is put_char's: its insert is the first). And no more than keep the live cells within
+                # max_live_cells at every step (each adds at most its width, the first the blanks up to the
+                # cursor too): past it put_char commits rows between two characters, which one write after all
+                # of them would not.
+                take = (sx - self.cx) // width
+                row = row_at(&self.screen, self.cy)
+                pad = self.cx - row.line.len if self.cx > row.line.len else 0
+                if take > (self.max_live_cells - self.screen.cells - pad) // width:
+                    take = (self.max_live_cells - self.screen.cells - pad) // width
+            k = i + 1
+            if cps == NULL:  # (all of one width)
+                k = n if i + take > n else (i + take if take > 1 else k)
+            else:
+                while k < n and k - i < take and char_width(cps[k]) == width:
+                    k += 1
+            if k - i < 2:
+                self.put_char(char, width)
+                i += 1
+                continue
+            self.insert_run(text + i if text != NULL else NULL, cps + i if cps != NULL else NULL, k - i, width, fill)
+            i = k
+        return 0
+
+    cdef int insert_run(self, const uint8_t *text, const uint32_t *cps, Py_ssize_t n, int width, uint32_t fill) except -1 nogil:
+        """put_inserted's run of n characters of one width: what put_char's n inserts and writes come to. The
+        cells from the cursor move right by all their cells at once (those pushed past the margin are lost,
+        and counted, as each insert counts them), and then the characters are written over the cells they
+        leave (blank, or, where fewer cells moved than were inserted, what was there: the cells the inserts
+        one at a time pushed past the margin, counted as overwritten now). A wide character's first insert
+        also cleared the padding that then followed it (overwrite: the right half of a wide character the
+        cursor was on), which is now past the run."""
+        cdef Py_ssize_t cx = self.cx, cy = self.cy, m = n * width, j, x
+        cdef uint32_t *dst
+        cdef Row *row
+        self.insertcharacter(m)
+        if width == 2:
+            row = row_at(&self.screen, cy)
+            x = cx + m
+            while x < row.line.len and row_cell(row, x) == PAD:
+                x += 1
+            if x > cx + m:
+                self.clear_cells(cy, cx + m, x)
+        self.cx = self.cursor_after(cx + m)  # (with auto-wrap off, a character at the last column keeps it there)
+        row = row_at(&self.screen, cy)
+        if fill and width == 1:  # (REP: a fill, one chunk on a chunked row)
+            return self.write_fill(row, cx, m, fill)
+        if fill and self.fills_chunks(row, cx, m):  # (of a wide character: a fill of pairs, as pair_fill)
+            return self.fill_chunks(cy, row, cx, m, fill | PAIRED)
+        dst = self.prepare_cells(cy, cx, m, True)
+        if fill:
+            for j in range(n):
+                dst[2 * j] = fill
+                dst[2 * j + 1] = PAD
+        elif text != NULL:
+            for j in range(n):
+                dst[j] = text[j]
+        elif width == 1:
+            memcpy(dst, cps, n * sizeof(uint32_t))
+        else:
+            for j in range(n):
+                dst[2 * j] = cps[j]
+                dst[2 * j + 1] = PAD
+        return self.finish_cells()
 
     cdef Py_ssize_t put_run(self, const uint32_t *cps, Py_ssize_t n, int width) except -1 nogil:
         """_screen_py.ScreenSink.put_run: characters of one width (1 or 2; no space, no ZWJ) with auto-wrap
@@ -1593,6 +1683,10 @@ cdef class ScreenSink(Sink):
             # changing nothing. Past that many, the rest were a combine each that did nothing (REP 1024 of a
             # combining mark or a bidi control at 1000 columns: 2.6-3.3 MB/s; round 35).
             count = MAX_CELL_BYTES // utf8_length(char) + 1
+        if self.insert:  # (print_ascii's and print_cps', without the copies)
+            if self.lag:
+                self.settle()
+            return self.put_inserted(NULL, NULL, count, char)
         if count > self.scratch_cap:
             grow(<void **>&self.scratch, &self.scratch_cap, count, sizeof(uint32_t), 64)
         if 0x20 <= char < 0x7F and self.wrap and not self.zwj and not self.insert:  # as print_ascii writes it
