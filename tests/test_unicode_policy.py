@@ -182,3 +182,25 @@ def test_characters_the_policy_acts_on_at_every_spacing(both, kept):
                                     for module in (compiled, fallback)]
                         results = [decoder.decode(data) + decoder.decode(b"", final=True) for decoder in decoders]
                         assert results[0] == results[1], (gap, hex(code), where, mode, options, policy)
+
+
+# A run of one character the policy acts on (REP's copies: up to max_jump of them, each a cell) is shown,
+# removed and counted as that many characters, by runs in the core since round 43: each copy and each
+# marker was a turn of its loops
+@pytest.mark.parametrize("char", ["\u202e", "\u2028", "\u200b", "\U000e0041", "\u2066"])
+@pytest.mark.parametrize("count", [1, 2, 7, 1024])
+@pytest.mark.parametrize("policy", ["standard", "strict", "off"])
+def test_a_run_of_one_character_the_policy_acts_on(impl, char, count, policy):
+    outputs = []
+    for data in (f"a{char}\x1b[{count}bz\n{char}", f"a{char * (count + 1)}z\n{char}"):
+        decoder = impl.TranscriptDecoder(unicode=policy)
+        out = decoder.decode(data.encode())
+        live = decoder.live
+        out += decoder.decode(b"", final=True)
+        stats = dict(decoder.stats)
+        del stats["sequences_removed"]
+        outputs.append((out, live, stats))
+    assert outputs[0] == outputs[1]
+    shown = {"standard": char in "\u202e\u2028\u2066", "strict": char != "\U000e0041", "off": char == "\u2028"}
+    marker = f"<U+{ord(char):04X}>"
+    assert outputs[0][0].count(marker) == (count + 2 if shown[policy] else 0)
