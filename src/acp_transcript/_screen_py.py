@@ -1020,7 +1020,7 @@ class ScreenSink:
                 take = min(take, end - start, (self.max_live_cells - self.screen.cells - pad) // width)
             stop = start + 1
             if take > 1:
-                if text.startswith(char * take, start):  # (one character: REP)
+                if text[start + 1] == char and text.startswith(char * take, start):  # (one character: REP)
                     stop = start + take
                 else:  # a run of one width (BMP: each of ASCII, narrow and wide characters is one regex)
                     pattern = _ASCII_RUN if char <= "~" else _NARROW_RUN if width == 1 else _WIDE_RUN
