@@ -720,6 +720,18 @@ def test_runs_in_insert_mode(impl, data, expected):
     assert impl.sanitize(data, columns=10, rows=3) == expected
 
 
+def test_a_character_inserted_keeps_a_used_count_a_narrower_resize_left(impl):
+    """An insert's move reaches the margin, so it makes the row's used count at least the columns (tmux's
+    cellused), never less: after a resize from 10 to 8 columns the row keeps 10, and a wrapped row's used cells
+    past its text show as spaces. The fallback's splice of one typed character set it to 8 (round 43; found by
+    test_erases_on_a_sparse_tall_screen)."""
+    decoder = impl.TranscriptDecoder(columns=10, rows=4)
+    out = decoder.decode(b"\x1b[4h\x1b[4;1Hz")
+    decoder.resize(8, 4)
+    out += decoder.decode("a\u2588\u258c\u2591\u2588\u258c\u2591\u2588\u258c\u2591\x1b[4;1Hz".encode())
+    assert out + decoder.decode(b"", final=True) == "\n\n\nza\u2588\u258c\u2591\u2588\u258c\u2591  z\u2588\u258c\u2591"
+
+
 # Zero-width characters (a combining mark of two UTF-8 bytes, of three, a bidi control, ZWJ) join the cell before
 # the cursor; REP keeps at most MAX_CELL_BYTES + 1 copies of them (the rest changed nothing: round 35).
 @settings(max_examples=examples(100))

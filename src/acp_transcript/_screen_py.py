@@ -1051,14 +1051,15 @@ class ScreenSink:
             new = row + BLANK * (cx - size) + char
         elif size < sx:
             new = row[:cx] + char + row[cx:]
-        else:  # the last cell goes past the margin (counted, as move_cells counts it)
+        else:  # a full row (resize cuts a row to the columns): its last cell goes past the margin, counted
             self.stats["cells_overwritten"] += row[sx - 1] != BLANK and row[sx - 1] != PAD
             new = row[:cx] + char + row[cx : sx - 1]
             if new[-1] == BLANK:
                 new = trim_row(new)
         screen.rows[entry] = new
         screen.cells += len(new) - size
-        screen.used[entry] = sx  # (the insert's move reaches the margin: move_cells)
+        if screen.used[entry] < sx:  # (the insert's move reaches the margin: move_cells; a narrower resize
+            screen.used[entry] = sx  # can leave a larger count)
         screen.busy[entry] = 1  # (Screen.touch, without the call)
         self.cx = cx + 1
         if screen.cells > self.max_live_cells:
