@@ -3,10 +3,10 @@ time linear in the input (MB/s does not fall with size), peak memory independent
 (strip mode) or bounded by the live-window limits (render mode), output within a constant factor.
 
     python benchmarks/bounds.py [--sizes 1,10,100] [--impl c|py] [--only NAME,...] [--store 10000,100000]
-                                [--line-chunk-cells N] [--per-call] [--against OLD/src]
+                                [--line-chunk-cells N] [--per-call] [--against OLD/src] [--call BYTES]
 
 Each measurement runs in its own process, so its peak RSS is its own; input is generated block by block
-and fed in 64 KiB chunks, so the input itself never sits in memory. ``--store`` measures the layers around
+and fed in 64 KiB chunks (``--call``: another size), so the input itself never sits in memory. ``--store`` measures the layers around
 the decoder (store, bridge, replay) with N items instead. ``--per-call`` adds each row's 64 KiB calls timed
 one by one: the first two, then the fastest, median and slowest of the rest (a row whose first calls touch
 fresh memory reads slower at 1 MB than at 10). ``--against OLD/src`` runs every row on an older build too,
@@ -240,6 +240,7 @@ CASES = {
         "b'\\x1b[4h'", "'\\u4e2d\\x1b[1024b\\r'.encode() * 6553"),
     "sized 1000x24: insert mode: lines of 999 over a full row": ("b'x' * 1000 + b'\\r\\x1b[4h'",
                                                                  "(b'y' * 999 + b'\\r') * 65"),
+    "sized 80x1000: insert mode: x then CR": ("b'\\x1b[4h'", "b'x\\r' * 32768"),
     "sized 1000x24: x then IL (the column walks right)": ("b''", "b'x\\x1b[L' * 16384"),
     "sized 1000x24: x then RI at the top (the column walks right)": ("b''", "b'x\\x1bM' * 21845"),
     "sized 1000x24: REP full row + CR": ("b'x' * 1000 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),
@@ -324,9 +325,9 @@ calls = []
 t0 = time.perf_counter()
 total_out += len(decoder.decode(start)); total_in += len(start)
 while total_in < target:
-    for i in range(0, len(block), 65536):
+    for i in range(0, len(block), {call}):
         t = time.perf_counter()
-        total_out += len(decoder.decode(block[i : i + 65536]))
+        total_out += len(decoder.decode(block[i : i + {call}]))
         calls.append(time.perf_counter() - t)
     total_in += len(block)
 total_out += len(decoder.decode(b"", final=True))
@@ -337,12 +338,12 @@ print({{"seconds": seconds, "in": total_in, "out": total_out, "calls": calls,
 
 
 def measure(module: str, start: str, block: str, size_mb: int, mode: str, options: dict | None = None,
-            chunk_cells: int = 0, src: str | None = None) -> dict:
+            chunk_cells: int = 0, src: str | None = None, call: int = 65536) -> dict:
     """One row at one size in a process of its own (``src``: import the package from there, an older build)."""
     import os
 
     code = CHILD.format(module=module, start=start, block=block, size_mb=size_mb, mode=mode, options=options or {},
-                        chunk_cells=chunk_cells)
+                        chunk_cells=chunk_cells, call=call)
     env = {**os.environ, "PYTHONPATH": src} if src else None
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     return json.loads(out.replace("'", '"'))
@@ -357,6 +358,8 @@ def main() -> None:
     parser.add_argument("--store", help="measure the store, bridge and replay rows with these item counts")
     parser.add_argument("--line-chunk-cells", type=int, default=0,
                         help="the core's chunk size for long lines (default: its own, 512); to compare sizes")
+    parser.add_argument("--call", type=int, default=65536,
+                        help="bytes a decode() call (default 64 KiB; an ACP Client gets a few KiB a chunk)")
     parser.add_argument("--per-call", action="store_true",
                         help="also time each row's 64 KiB calls (ms): the first two, then min/median/max of the rest")
     parser.add_argument("--against", metavar="DIR",
@@ -380,11 +383,11 @@ def main() -> None:
         for mode in args.modes.split(","):
             cells = []
             for size in sizes:
-                r = measure(module, start, block, size, mode, OPTIONS.get(name), args.line_chunk_cells)
+                r = measure(module, start, block, size, mode, OPTIONS.get(name), args.line_chunk_cells, call=args.call)
                 cells.append(f"{r['in'] / r['seconds'] / 1e6:.3g} MB/s, {r['rss_mb']:.0f} MB, {r['out'] / r['in']:.2f}")
                 if args.against:
                     old = measure(module, start, block, size, mode, OPTIONS.get(name), args.line_chunk_cells,
-                                  args.against)
+                                  args.against, call=args.call)
                     ratio = old["seconds"] / old["in"] * r["in"] / r["seconds"]
                     cells[-1] += (f" (then {old['in'] / old['seconds'] / 1e6:.3g} MB/s: {ratio:.2f}x"
                                   + (", SLOWER)" if ratio < 0.8 else ")"))

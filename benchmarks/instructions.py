@@ -100,7 +100,7 @@ def bounds_instructions(src: str, start: str, block: str, size: int, options: di
     from bounds import CHILD as BOUNDS_CHILD
 
     code = BOUNDS_CHILD.format(module="_decoder_c", start=start, block=block, size_mb=size / 1_000_000,
-                               mode="render", options=options, chunk_cells=0)
+                               mode="render", options=options, chunk_cells=0, call=65536)
     count, stdout = collected(code, src)
     return count / ast.literal_eval(stdout.strip().splitlines()[-1])["in"]
 

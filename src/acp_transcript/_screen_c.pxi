@@ -1184,8 +1184,8 @@ cdef class ScreenSink(Sink):
         cdef Py_ssize_t i = 0
         if self.lag and (self.insert or self.zwj or not self.wrap):  # (put_ascii's rows go through the lag)
             self.settle()
-        if self.insert:
-            return self.put_inserted(text, NULL, n, 0)
+        if self.insert:  # (a character typed: put_char, without put_inserted's look for a run)
+            return self.put_char(text[0], 1) if n == 1 else self.put_inserted(text, NULL, n, 0)
         while i < n:
             if self.wrap and not self.zwj:
                 self.put_ascii(text + i, NULL, n - i, self.lags)
@@ -1210,7 +1210,7 @@ cdef class ScreenSink(Sink):
         if self.lag:
             self.settle()
         if self.insert:
-            return self.put_inserted(NULL, cps, n, 0)
+            return self.put_char(cps[0], char_width(cps[0])) if n == 1 else self.put_inserted(NULL, cps, n, 0)
         while i < n:
             if self.wrap and not self.zwj and cps[i] < 0x7F:
                 k = i + 1
@@ -1247,7 +1247,7 @@ cdef class ScreenSink(Sink):
         of one width whose inserts each leave the cells it writes blank at once (insert_run). One at a time,
         each insert moved the rest of the row: REP 1024 then CR in insert mode on a full 1000-column row
         read 0.1 MB/s (benchmarks/README.md, round 43)."""
-        cdef Py_ssize_t i = 0, k, take, sx = self.columns, pad
+        cdef Py_ssize_t i = 0, k, take, sx = self.columns, pad, room
         cdef uint32_t char
         cdef int width
         cdef Row *row
@@ -1255,7 +1255,7 @@ cdef class ScreenSink(Sink):
             char = fill if fill else (text[i] if text != NULL else cps[i])
             width = 1 if char < 0x7F else char_width(char)
             take = 0
-            if width and not self.zwj and self.cx <= sx - 2 * width:
+            if i + 1 < n and width and not self.zwj and self.cx <= sx - 2 * width:  # (a single character: put_char)
                 # The characters that fit on the row: each insert leaves the cells its character is written over
                 # blank (it moves at least its width of cells, or, at the last column, clears the cell) but a
                 # wide character's at sx - 3 or sx - 2, where one cell or none moves, and the others keep what
@@ -1266,11 +1266,12 @@ cdef class ScreenSink(Sink):
                 # max_live_cells at every step (each adds at most its width, the first the blanks up to the
                 # cursor too): past it put_char commits rows between two characters, which one write after all
                 # of them would not.
-                take = (sx - self.cx) // width
+                take = (sx - self.cx) >> (width - 1)
                 row = row_at(&self.screen, self.cy)
                 pad = self.cx - row.line.len if self.cx > row.line.len else 0
-                if take > (self.max_live_cells - self.screen.cells - pad) // width:
-                    take = (self.max_live_cells - self.screen.cells - pad) // width
+                room = (self.max_live_cells - self.screen.cells - pad) >> (width - 1)  # (floored, as //)
+                if take > room:
+                    take = room
             k = i + 1
             if cps == NULL:  # (all of one width)
                 k = n if i + take > n else (i + take if take > 1 else k)
