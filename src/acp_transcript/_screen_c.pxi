@@ -1269,7 +1269,8 @@ cdef class ScreenSink(Sink):
                 take = (sx - self.cx) >> (width - 1)
                 row = row_at(&self.screen, self.cy)
                 pad = self.cx - row.line.len if self.cx > row.line.len else 0
-                room = (self.max_live_cells - self.screen.cells - pad) >> (width - 1)  # (floored, as //)
+                room = self.max_live_cells - self.screen.cells - pad
+                room = (room if room > 0 else 0) >> (width - 1)
                 if take > room:
                     take = room
             k = i + 1
@@ -1690,17 +1691,17 @@ cdef class ScreenSink(Sink):
             return self.put_inserted(NULL, NULL, count, char)
         if count > self.scratch_cap:
             grow(<void **>&self.scratch, &self.scratch_cap, count, sizeof(uint32_t), 64)
-        if 0x20 <= char < 0x7F and self.wrap and not self.zwj and not self.insert:  # as print_ascii writes it
+        if 0x20 <= char < 0x7F and self.wrap and not self.zwj:  # as print_ascii writes it
             if self.lag and not self.fits_cursor_row(count):  # (a print before it may have kept the lag)
                 self.settle()
             return self.put_fill(char, count)
-        if not self.wrap and not self.zwj and not self.insert and (char < 0x7F or char_width(char) == 1):
+        if not self.wrap and not self.zwj and (char < 0x7F or char_width(char) == 1):
             # (a space on a blank cell writes nothing, where a fill would write it: put_spaces)
             return self.put_spaces(count) if char == 0x20 else self.fill_run(char, count)
         if 0x20 <= char < 0x7F:
             memset(self.scratch, char, count)
             return self.print_ascii(<const uint8_t *>self.scratch, count)
-        width = char_width(char) if not self.zwj and not self.insert else 0  # (0: print_cps decides)
+        width = char_width(char) if not self.zwj else 0  # (0: print_cps decides)
         if width == 1:  # (auto-wrap on: off, it went to fill_run above)
             return self.fill_run(char, count)
         for i in range(count):
