@@ -364,7 +364,7 @@ def main() -> None:
     parser.add_argument("--call", type=int, default=65536,
                         help="bytes a decode() call (default 64 KiB; an ACP Client gets a few KiB a chunk)")
     parser.add_argument("--per-call", action="store_true",
-                        help="also time each row's 64 KiB calls (ms): the first two, then min/median/max of the rest")
+                        help="also time each row's calls (ms): the first two, then min/median/max of the rest")
     parser.add_argument("--against", metavar="DIR",
                         help="also run each row on the package importable from DIR (an older build, say a `git archive`"
                              " of the last round built in place), right after this one: its MB/s and the ratio"

@@ -1297,17 +1297,15 @@ cdef class ScreenSink(Sink):
         cursor was on), which is now past the run."""
         cdef Py_ssize_t cx = self.cx, cy = self.cy, m = n * width, j, x
         cdef uint32_t *dst
-        cdef Row *row
+        cdef Row *row = row_at(&self.screen, cy)  # (a row keeps its slot: the edits below change its cells only)
         self.insertcharacter(m)
         if width == 2:
-            row = row_at(&self.screen, cy)
             x = cx + m
             while x < row.line.len and row_cell(row, x) == PAD:
                 x += 1
             if x > cx + m:
                 self.clear_cells(cy, cx + m, x)
         self.cx = self.cursor_after(cx + m)  # (with auto-wrap off, a character at the last column keeps it there)
-        row = row_at(&self.screen, cy)
         if fill and width == 1:  # (REP: a fill, one chunk on a chunked row)
             return self.write_fill(row, cx, m, fill)
         if fill and self.fills_chunks(row, cx, m):  # (of a wide character: a fill of pairs, as pair_fill)
