@@ -1984,7 +1984,7 @@ cdef class ScreenSink(Sink):
         cx = self.cx
         cy = self.cy
         row = row_at(&self.screen, cy)
-        self.overwrite(row, cx, cx + width, width, False)
+        self.overwrite(row, cx, cx + width, width, False, char != 0x20 or self.insert)
         if char != 0x20 or self.insert or (cx < row.line.len and row_cell(row, cx) != BLANK):
             dst = self.prepare_cells(cy, cx, width, True)
             dst[0] = char
@@ -2095,8 +2095,12 @@ cdef class ScreenSink(Sink):
     cdef inline uint32_t base_char(self, uint32_t cell) noexcept nogil:
         return self.marks[cell & ~MARKED].base if cell & MARKED else cell
 
-    cdef int overwrite(self, Row *row, Py_ssize_t start, Py_ssize_t stop, int width, bint always) except -1 nogil:
-        """See _screen_py.ScreenSink.overwrite: on ``row``, the cursor's (cursor_row)."""
+    cdef int overwrite(self, Row *row, Py_ssize_t start, Py_ssize_t stop, int width, bint always,
+                       bint written=False) except -1 nogil:
+        """See _screen_py.ScreenSink.overwrite: on ``row``, the cursor's (cursor_row). ``written``: the caller
+        writes characters to [start, stop) next, so a row that would end in a blank here does not once they
+        are in, and is not trimmed first (a wide character then BS, typed on: trimming a row to empty and
+        padding it back out was O(columns) a character)."""
         cdef Py_ssize_t size = row.line.len, x
         cdef uint32_t cell, before
         cdef uint32_t *cells = flat_cells(row)
@@ -2119,7 +2123,7 @@ cdef class ScreenSink(Sink):
             if cell != BLANK and cell != PAD:
                 self.stats[S_OVERWRITTEN] += 1
             self.put_cell(row, cells, x, BLANK)
-            if cell_in(row, cells, row.line.len - 1) == BLANK:  # the wide character was the row's last: a row never ends in a blank
+            if not written and cell_in(row, cells, row.line.len - 1) == BLANK:  # the wide character was the row's last: a row never ends in a blank
                 row_trim(row, self.chunk_size)
                 self.screen.cells += row.line.len - size
                 size = row.line.len
