@@ -230,6 +230,8 @@ def test_a_tall_screen_recentres_its_rows_both_ways(both):
     "abcdef\r\x1b[3C中\x1b[1;1H한글".encode(),  # wide text over narrow cells, then over wide ones
     "e\u0301abc\rxyz\r中".encode(),  # over a cell with a mark
     "abcdefghi\r中文字中文".encode(),  # too wide for the row: wraps
+    ("中\b" * 7 + "x中\bab\r中\bab中\b中文").encode(),  # over a wide character's right half (_over_right_half)
+    "中\b中\b中\b \n中\b中\b中\b".encode(),  # a space there is ASCII: blanks it, then is written
 ])
 def test_redraws_in_one_write_or_cell_by_cell(both, data):
     """The fallback writes a redraw that fits its row over clean cells at once (text_cells), the core run
@@ -718,6 +720,22 @@ def test_rep_in_insert_mode_is_printing_it(impl, case, char, count, repeats, wra
 ])
 def test_runs_in_insert_mode(impl, data, expected):
     assert impl.sanitize(data, columns=10, rows=3) == expected
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    # text written over a wide character's right half blanks the character first: one write from its cell in
+    # the fallback (_over_right_half), no trim of the row to empty and padding back in the core; the walk
+    # right of a wide character then BS ends with x past six blanks
+    ("中\b" * 6 + "x", "      x"),
+    ("x中\bab", "x ab"),
+    ("中\bab", "中ab"),  # (ASCII at column 1: tmux's collected path never looks at column 0)
+    ("ab中\b\u00e9", "ab \u00e9"),
+    ("中\b中文\r", " 中文"),
+    ("中\b中\b中\b ", "    "),  # (a space is ASCII: the collected path blanks the character, writes the space)
+    ("中\b中\b中\b\x1b[?7l ", ""),  # (put_char: a space on the blank cell is not written, the row trims)
+])
+def test_text_over_a_wide_characters_right_half(impl, data, expected):
+    assert impl.sanitize(data.encode(), columns=12, rows=3) == expected
 
 
 def test_a_character_inserted_keeps_a_used_count_a_narrower_resize_left(impl):

@@ -959,7 +959,14 @@ class ScreenSink:
                 cy = self.cy
                 held = -1
                 if stop <= self.columns:
-                    held = _clean_span(self.screen.rows[self.screen.base + cy], cx, stop)
+                    row = self.screen.rows[self.screen.base + cy]
+                    held = _clean_span(row, cx, stop)
+                    if held < 0 and _over_right_half(row, cx, text[0]):
+                        held = _clean_span(row, cx + 1, stop)
+                        if held >= 0:  # what put_char does first: the wide character is blanked (overwrite)
+                            cx -= 1
+                            cells = BLANK + cells
+                            held += 1
                 if held >= 0:
                     # text that fits on the row, over clean cells (no padding but a wide character's own): every
                     # path below comes down to writing its cells (a progress bar's redraw, a line of CJK)
@@ -2116,6 +2123,18 @@ def _clean_span(row: str, start: int, stop: int) -> int:
         return stop - start - _unwritten(row, start, stop, False)
     clean, span = _clean_prefix(row, start, stop)
     return _held(span, clean) if clean == stop - start else -1
+
+
+def _over_right_half(row: str, x: int, first: str) -> bool:
+    """Whether cell x of ``row`` is the padding of a wide character in cell x - 1 that text starting with
+    ``first``, written at x, blanks before anything else (so that with the rest of its span clean, the two
+    are one write from x - 1): put_char always blanks it (overwrite), put_ascii's collected path except at
+    column 0 (tmux's walk back stops before it). A wide character then BS, typed on, is each time written
+    over the last one's padding: the fallback's put_char path for it read 0.35 MB/s (round 44)."""
+    if not 0 < x < len(row) or row[x] != PAD or (x == 1 and first.isascii()):
+        return False
+    cell = row[x - 1]
+    return cell != BLANK and cell != PAD and char_width(cell) == 2
 
 
 def _clean_prefix(row: str, start: int, stop: int) -> tuple[int, str]:
