@@ -241,9 +241,14 @@ CASES = {
     "sized 1000x24: insert mode: lines of 999 over a full row": ("b'x' * 1000 + b'\\r\\x1b[4h'",
                                                                  "(b'y' * 999 + b'\\r') * 65"),
     "sized 80x1000: insert mode: x then CR": ("b'\\x1b[4h'", "b'x\\r' * 32768"),
-    # (round 43, the sweep; a miss in both twins, measured) a wide character then BS: each write blanks the pair
-    # before it, the row trims to nothing and the next write pads it back to the cursor, O(columns) each time
+    # (round 43, the sweep) a wide character then BS: each write blanks the pair before it, the row trimmed to
+    # nothing and the next write padded it back to the cursor, O(columns) each time (round 44: no trim when a
+    # write follows; the fallback writes the blank and the pair at once)
     "sized 1000x24: a wide character then BS (the column walks right)": ("b''", "'\\u4e2d\\x08'.encode() * 16384"),
+    # (round 44, the sweep) an erase of the row up to the cursor: the trim scanned every blank back to column 0,
+    # and the next character pads the row back out to the cursor
+    "sized 1000x24: x then EL 1 (the column walks right)": ("b''", "b'x\\x1b[1K' * 13107"),
+    "sized 1000x24: x then ED 1 (the column walks right)": ("b''", "b'x\\x1b[1J' * 13107"),
     "sized 1000x24: x then IL (the column walks right)": ("b''", "b'x\\x1b[L' * 16384"),
     "sized 1000x24: x then RI at the top (the column walks right)": ("b''", "b'x\\x1bM' * 21845"),
     "sized 1000x24: REP full row + CR": ("b'x' * 1000 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),

@@ -2718,12 +2718,14 @@ cdef class ScreenSink(Sink):
     cdef int clear_cells(self, Py_ssize_t y, Py_ssize_t start, Py_ssize_t stop) except -1 nogil:
         cdef Row *row
         cdef Py_ssize_t size
+        cdef bint blank_before
         if start == 0 and stop >= self.columns:
             return self.clear_lines(y, 1)
         row = row_at(&self.screen, y)
         if stop > row.line.len:
             stop = row.line.len
-        if start <= row.lead:
+        blank_before = start <= row.lead  # (cells [0, start) are blank)
+        if blank_before:
             # the erase joins the blanks the row starts with: they need no second erase (EL 1 again and
             # again near the end of a full row rewrote the row each time)
             start = row.lead
@@ -2737,6 +2739,9 @@ cdef class ScreenSink(Sink):
                                                         self.chunk_size)
         else:
             self.stats[S_OVERWRITTEN] += acp_fill_cells(row.line.cells + start, stop - start, BLANK)
+            if stop == size:  # the erase took the row's end: the trim looks only before it, and not at all
+                row.line.len = 0 if blank_before else start  # when the cells before it are blank (x then
+                # EL 1 across a 1000-column row scanned every blank back to column 0 each time: round 44)
         row_trim(row, self.chunk_size)
         self.screen.cells += row.line.len - size
         return 0
