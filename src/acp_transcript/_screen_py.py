@@ -952,7 +952,9 @@ class ScreenSink:
             return
         start = 0
         if self.wrap and not self.zwj:
-            cells = self.text_cells(text)
+            # (printable ASCII is its own cells: no regex match and no padding to add, a typed character's
+            # two calls of some nine)
+            cells = text if text.isascii() and text.isprintable() else self.text_cells(text)
             if cells is not None:
                 cx = self.cx
                 stop = cx + len(cells)
