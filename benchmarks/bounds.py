@@ -266,6 +266,10 @@ CASES = {
     # again a character: 0.6 s a sequence)
     "sized 1000x24: REP of a wide character over a row of them + CR": (
         "'\\u4e2d'.encode() * 500 + b'\\r'", "'\\u4e2d\\x1b[65535b\\r'.encode() * 6553"),
+    # (round 44, the fallback's sweep) an astral wide character: the fallback's search for stray padding in
+    # the shorter row the wrapped REP left tried an astral class at each padding cell
+    "sized 1000x24: REP of an emoji over a row of them + CR": (
+        "'\\U0001f600'.encode() * 500 + b'\\r'", "'\\U0001f600\\x1b[65535b\\r'.encode() * 5041"),
     "sized 1000x24: REP of e-acute over a row of wide characters + CR": (
         "'\\u4e2d'.encode() * 500 + b'\\r'", "'\\u00e9\\x1b[65535b\\r'.encode() * 6553"),
     # auto-wrap off (DECAWM, CSI ? 7 l): text past the last column is written there one character over the
