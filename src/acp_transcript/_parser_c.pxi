@@ -36,6 +36,8 @@ cdef class Sink:
 
     cdef int64_t *stats
     cdef bint tabbed_runs  # the parser hands it tabbed runs (print_tabbed): a sink that writes them at once
+    cdef bint ascii_frames  # fold_frames counts a frame's cells as its printable ASCII only (a sized screen,
+    # where a code point past ASCII may be two cells or none)
 
     cdef int reset(self) except -1 nogil:
         return 0
@@ -82,7 +84,7 @@ cdef class Sink:
 
     cdef Py_ssize_t frame_limit(self) noexcept nogil:
         """The most cells a frame after a CR may have for the parser to skip it when the next frame covers
-        it (Parser.fold_frames); 0: never (the base, strip mode, sized screens)."""
+        it (Parser.fold_frames); 0: never (the base, strip mode)."""
         return 0
 
     cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
@@ -348,12 +350,18 @@ cdef extern from *:
     uint32_t acp_utf8_2(const uint8_t *p) nogil
 
 
-cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells) noexcept nogil:
+cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells,
+                                 bint ascii_only) noexcept nogil:
     """Where the plain text at ``i`` ends, and in ``cells`` how many code points it holds: printable ASCII and
     whole, valid two- and three-byte UTF-8 but C1 (four-byte sequences end it too: they are rare in a frame,
-    and stopping early only means no fold). Each is one cell of an unsized window."""
+    and stopping early only means no fold). Each is one cell of an unsized window. ``ascii_only`` (a sized
+    screen's frames, Sink.ascii_frames): printable ASCII alone, where a code point past it may be two cells
+    or none."""
     cdef Py_ssize_t count = 0, m
     cdef uint8_t byte
+    if ascii_only:
+        cells[0] = acp_ascii_run(data + i, n - i)
+        return i + cells[0]
     while i < n:
         byte = data[i]
         if byte < 0x80:
@@ -954,10 +962,10 @@ cdef class Parser:
             end = self.frame_stop
             cells = self.frame_cells
         else:
-            end = frame_end(data, pos, n, &cells)
+            end = frame_end(data, pos, n, &cells, self.sink.ascii_frames)
         while end < n and data[end] == CR and cells <= limit:
             start = end + 1
-            next_end = frame_end(data, start, n, &next_cells)
+            next_end = frame_end(data, start, n, &next_cells, self.sink.ascii_frames)
             if next_cells < cells:
                 self.frame_at = data + start  # (frames that shrink: each is scanned once, not twice)
                 self.frame_stop = next_end

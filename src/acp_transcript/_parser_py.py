@@ -71,9 +71,11 @@ class Sink(Protocol):
     def private_mode(self, mode: int, enable: bool) -> None: ...
     def finish(self) -> None: ...
     # Optional, so not declared here: ``frame_limit()``, the most cells a frame after a CR may have for the
-    # parser to skip it when the next frame covers it (Parser.fold_frames). A sink without it (strip mode,
-    # sized screens) never has frames skipped. And ``print_tabbed(text)``: printable ASCII and tabs from a tab
-    # on, at once; a sink without it gets each tab as ``execute(HT)``.
+    # parser to skip it when the next frame covers it (Parser.fold_frames; 0: none now). A sink without it
+    # (strip mode) never has frames skipped; one with ``ascii_frames`` true (a sized screen, where a code
+    # point past ASCII may be two cells or none) has only frames of printable ASCII skipped. And
+    # ``print_tabbed(text)``: printable ASCII and tabs from a tab on, at once; a sink without it gets each tab
+    # as ``execute(HT)``.
 
 
 # Ground-state text: printable ASCII, bytes >= 0x80 (UTF-8, valid or not) and LF. DEL is excluded: it is
@@ -117,6 +119,7 @@ _C1 = re.compile("[\x80-\x9f]")
 # UTF-8 but C1 (as the core's scan: four-byte sequences end it).
 _FRAME = re.compile(rb"(?:[\x20-\x7e]+|\xc2[\xa0-\xbf]|[\xc3-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]"
                     rb"|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf])*")
+_ASCII_FRAME = re.compile(rb"[\x20-\x7e]*")  # (a sized screen's: one cell a byte)
 # Parameter strings of up to three digits come from this table, so that digits from the input are never
 # turned into a number by int() (SPEC 2.2: no unbounded work on hostile parameters).
 _SMALL_PARAMS = {str(v).encode(): v for v in range(1000)}
@@ -125,8 +128,8 @@ _SMALL_PARAMS.update({f"{v:03d}".encode(): v for v in range(1000)})
 _SMALL_PARAMS[b""] = 0
 
 
-def _frame_end(data: bytes | bytearray, pos: int) -> int:
-    found = _FRAME.match(data, pos)
+def _frame_end(frame: re.Pattern[bytes], data: bytes | bytearray, pos: int) -> int:
+    found = frame.match(data, pos)
     return found.end() if found else pos
 
 
@@ -178,6 +181,7 @@ class Parser:
         self.stats = stats
         self.max_string_bytes = max_string_bytes
         self.frame_limit: Callable[[], int] | None = getattr(sink, "frame_limit", None)
+        self.frame = _ASCII_FRAME if getattr(sink, "ascii_frames", False) else _FRAME
         self.reset()
 
     def reset(self) -> None:
@@ -515,14 +519,17 @@ class Parser:
         returns where decoding goes on (the start of the first frame not skipped). The rule, and why it
         changes nothing, is in the core's twin (_parser_c.pxi); here it saves a decode and a slice of the line
         per frame."""
-        end = _frame_end(data, pos)
+        if not limit:  # (the sink takes no frames now: a sized screen in insert mode, say)
+            return pos
+        frame = self.frame
+        end = _frame_end(frame, data, pos)
         if end >= len(data) or data[end] != CR:  # (no CR after it: nothing to skip, nothing to decode here)
             return pos
         cells = len(data[pos:end].decode())
         skipped = 0
         while end < len(data) and data[end] == CR and cells <= limit:
             start = end + 1
-            end = _frame_end(data, start)
+            end = _frame_end(frame, data, start)
             next_cells = len(data[start:end].decode())
             if next_cells < cells:
                 break

@@ -1197,6 +1197,11 @@ cdef class ScreenSink(Sink):
             i += 1
         return 0
 
+    cdef Py_ssize_t frame_limit(self) noexcept nogil:
+        """_screen_py.ScreenSink.frame_limit: the parser may skip a frame of printable ASCII after a CR that
+        the next frame covers, while auto-wrap is on and insert mode off, with no ZWJ pending."""
+        return self.columns if self.wrap and not self.insert and not self.zwj else 0
+
     cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         """Sink.print_ascii_line with direct calls (this class is final): the base's two calls through the
         table, and its own, were 6% of a short line on a screen (``x LF``, callgrind)."""

@@ -450,6 +450,7 @@ class ScreenSink:
     the alternate screen is active)."""
 
     csi_finals = frozenset(b"@ABCDEFGHJKLMPSTXZ`bdfhlrsu")
+    ascii_frames = True  # (frames the parser may skip: printable ASCII only, one cell a byte)
 
     def __init__(self, stats: dict[str, int], emit: Callable[[str], None], options: Options) -> None:
         self.stats = stats
@@ -663,6 +664,23 @@ class ScreenSink:
         screen.wrapped[bottom_row] = bytes(wrapped[start:]) + b"\0"
         screen.used[bottom_row] = array("I", lengths + [0])
         screen.busy[bottom_row] = b"\1" * len(lengths) + b"\0"
+
+    def frame_limit(self) -> int:
+        """The parser may skip a frame of printable ASCII after a CR that the next frame covers (its first
+        cells are at least as many printable ASCII), as on the unsized window: the frame is written over
+        from column 0 on the same row, so what it does is done again by the next one. While auto-wrap is on,
+        insert mode off and no ZWJ pending, and at most a row long (it does not wrap):
+        - its cells are overwritten, and a wide character it cuts at either end is blanked by the next frame
+          too (the same cell before it, the same or a later end);
+        - what it overwrote, the next frame overwrites and counts; its own cells, each holding a character
+          (a space too, on the collected path), are counted as skipped (Parser.fold_frames), as the next
+          frame's write would have counted them;
+        - the row's length and the live cells only grow from it to the next, and max_live_cells commits
+          rows greedily from the top, so the same rows are committed (the core's fold_frames, the same rule).
+        Insert mode would move cells instead; with auto-wrap off a space over a blank cell writes nothing
+        (put_char), which the count above would miss; a pending ZWJ would join the frame's first character
+        instead of the next frame's."""
+        return self.columns if self.wrap and not self.insert and not self.zwj else 0
 
     def execute(self, byte: int) -> None:
         if byte == CR:
