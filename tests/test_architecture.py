@@ -34,9 +34,9 @@ ONLY_PY = {
     ("Parser", "text"), ("Parser", "drop_controls"), ("Parser", "decode_utf8"), ("Parser", "clean_decoded"),
     ("RenderSink", "csi_finals"), ("StripSink", "csi_finals"), ("RecordingSink", "csi_finals"),
     ("ScreenSink", "print"), ("ScreenSink", "csi_finals"), ("ScreenSink", "put_text"),
-    # frames the parser may skip are printable ASCII only (a class attribute the parser reads; the core's is
-    # a field of Sink the decoder sets, as tabbed_runs)
-    ("ScreenSink", "ascii_frames"),
+    # a frame the parser may skip counts its one-cell characters (a pattern the parser reads; the core's is a
+    # flag of Sink the decoder sets, as tabbed_runs)
+    ("ScreenSink", "narrow_frames"),
     # a block of plain lines scrolled through the bottom row with list slicing, and text of one- and two-cell
     # characters written a row at a time (text_cells, put_wrapped), since per-row and per-run Python work is
     # what the fallback's sized rendering spends its time on; the core's runs stop at LF, and a row costs it

@@ -631,21 +631,26 @@ def decoded_whole_and_bytewise(impl, data, **options):
     (b"\x1b[?7l\r  \r  x", "  x", 0),  # auto-wrap off: a space over a blank cell writes nothing (put_char)
     ("a\u200d\rb\rcd".encode(), "cd", 1),  # a pending ZWJ takes the first frame's character, dropped at column 0
     ("\u4e2d\u6587\rab\rabc".encode(), "abc", 4),  # frames cut wide characters: blanked either way
-    # a frame past ASCII is not skipped: its code points are not its cells (two for a wide character, none
-    # for a mark), so a next frame as long would not cover it
+    # frames of one-cell characters past ASCII are skipped too (a progress bar's blocks); one with a wide
+    # character or a mark is not: its code points are not its cells, so a next frame as long would not cover it
+    ("\r\u2588 1%\r\u2588\u2588 2%\r\u2588\u2588\u2588 3%".encode(), "\u2588\u2588\u2588 3%", 9),
     ("\r\u4e2d\u4e2d\rab".encode(), "ab\u4e2d", 1),
     ("\re\u0301\rab".encode(), "ab", 1),
+    # a frame as long as one that ends in ASCII but ending past ASCII does not cover it: the ASCII one cleared
+    # the stray padding after it (tmux's collected path), put_char's last character over a narrow one does not
+    ("abcde\u4e2d\x1b[6G\x1b[P\rabcde\rabcd\u00e9\x1b[?7l\x1b[8G\x1b[1@Z".encode(), "abcd\u00e9  Z", 11),
 ])
 def test_frames_skipped_after_cr_on_a_screen(impl, data, expected, overwritten):
-    """A sized screen's frames of printable ASCII after a CR that the next frame covers are skipped, as the
-    unsized window's are, while auto-wrap is on, insert mode off and no ZWJ pending: nothing changes, the
+    """A sized screen's frames of one-cell characters after a CR that the next frame covers are skipped, as
+    the unsized window's are, while auto-wrap is on, insert mode off and no ZWJ pending: nothing changes, the
     counters included (_screen_py.ScreenSink.frame_limit)."""
     whole, bytewise = decoded_whole_and_bytewise(impl, data, columns=10, rows=3)
     assert whole == bytewise
     assert (whole[0], whole[2]["cells_overwritten"]) == (expected, overwritten)
 
 
-FRAME_PIECES = ["ab", "abc", "wxyz", " ", "  ", "x y", "\u4e2d", "\u4e2d\u6587", "e\u0301", "\u200d", "\r", "\r", "\r", "\r\n",
+FRAME_PIECES = ["ab", "abc", "wxyz", " ", "  ", "x y", "\u4e2d", "\u4e2d\u6587", "e\u0301", "\u2588", "\u00e9\u00e9",
+                "\x1b[6G\x1b[P", "\u200d", "\r", "\r", "\r", "\r\n",
                 "\x1b[4h", "\x1b[4l", "\x1b[?7l", "\x1b[?7h", "\x1b[3G", "\x1b[K", "\n", "\x1b[2;4r", "\x1bM"]
 
 

@@ -36,8 +36,8 @@ cdef class Sink:
 
     cdef int64_t *stats
     cdef bint tabbed_runs  # the parser hands it tabbed runs (print_tabbed): a sink that writes them at once
-    cdef bint ascii_frames  # fold_frames counts a frame's cells as its printable ASCII only (a sized screen,
-    # where a code point past ASCII may be two cells or none)
+    cdef bint narrow_frames  # fold_frames counts a frame's one-cell characters only (a sized screen, where
+    # a code point may be two cells or none)
 
     cdef int reset(self) except -1 nogil:
         return 0
@@ -341,6 +341,18 @@ cdef extern from *:
         *k = q - cps;
         return i;
     }
+    /* The code point of the valid three-byte UTF-8 character at p (n bytes readable), 0 when there is none
+       (Parser.fold_frames on a sized screen, which counts a frame's characters of one cell). */
+    static inline uint32_t acp_utf8_3_at(const uint8_t *p, Py_ssize_t n) {
+        uint32_t w;
+        if (n >= 4)
+            w = acp_word(p);
+        else if (n == 3)
+            w = acp_word3(p);
+        else
+            return 0;
+        return acp_utf8_3(w) ? acp_utf8_3_cp(w) : 0;
+    }
     """
     Py_ssize_t acp_three_byte_run(const uint8_t *p, Py_ssize_t n, Py_ssize_t *chars) nogil
     Py_ssize_t acp_decode_three_byte_run(const uint8_t *p, Py_ssize_t n, uint32_t *cps, Py_ssize_t *k) nogil
@@ -348,20 +360,15 @@ cdef extern from *:
     Py_ssize_t acp_tabbed_run(const uint8_t *p, Py_ssize_t n) nogil
     bint acp_second_param_given(const uint8_t *p, Py_ssize_t n) nogil
     uint32_t acp_utf8_2(const uint8_t *p) nogil
+    uint32_t acp_utf8_3_at(const uint8_t *p, Py_ssize_t n) nogil
 
 
-cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells,
-                                 bint ascii_only) noexcept nogil:
+cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells) noexcept nogil:
     """Where the plain text at ``i`` ends, and in ``cells`` how many code points it holds: printable ASCII and
     whole, valid two- and three-byte UTF-8 but C1 (four-byte sequences end it too: they are rare in a frame,
-    and stopping early only means no fold). Each is one cell of an unsized window. ``ascii_only`` (a sized
-    screen's frames, Sink.ascii_frames): printable ASCII alone, where a code point past it may be two cells
-    or none."""
+    and stopping early only means no fold). Each is one cell of an unsized window."""
     cdef Py_ssize_t count = 0, m
     cdef uint8_t byte
-    if ascii_only:
-        cells[0] = acp_ascii_run(data + i, n - i)
-        return i + cells[0]
     while i < n:
         byte = data[i]
         if byte < 0x80:
@@ -377,6 +384,42 @@ cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n
         if m == 0:
             break
         i += m
+    cells[0] = count
+    return i
+
+
+cdef inline Py_ssize_t narrow_frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells,
+                                        bint *last_ascii) noexcept nogil:
+    """frame_end for a sized screen's frames (Sink.narrow_frames): characters of one cell only (char_width),
+    where a wide character is two and a mark none; ``last_ascii``: whether the last one is ASCII (or there is
+    none)."""
+    cdef Py_ssize_t count = 0, m
+    cdef uint8_t byte
+    cdef uint32_t cp
+    last_ascii[0] = True
+    while i < n:
+        byte = data[i]
+        if byte < 0x80:
+            m = acp_ascii_run(data + i, n - i)
+            if m == 0:
+                break
+            count += m
+            i += m
+            last_ascii[0] = True
+            continue
+        if byte >= 0xE0:
+            cp = acp_utf8_3_at(data + i, n - i)  # (0: not one)
+            m = 3
+        elif i + 1 < n:
+            cp = acp_utf8_2(data + i)  # (0: not one, or C1)
+            m = 2
+        else:
+            break
+        if cp == 0 or char_width(cp) != 1:
+            break
+        count += 1
+        i += m
+        last_ascii[0] = False
     cells[0] = count
     return i
 
@@ -401,9 +444,11 @@ cdef class Parser:
     cdef Py_ssize_t cps_cap
     cdef uint8_t *ascii  # the run again as bytes, when it is all printable ASCII (text_run)
     # The frame fold_frames scanned after the frame it could not skip (in this feed's data; NULL: none), and
-    # where it ends and its cells: the next CR's fold starts there, so each frame is scanned once.
+    # where it ends, its cells and whether its last is ASCII: the next CR's fold starts there, so each frame
+    # is scanned once.
     cdef const uint8_t *frame_at
     cdef Py_ssize_t frame_stop, frame_cells
+    cdef bint frame_last_ascii
     cdef Py_ssize_t ascii_cap
     cdef bint second_given  # the second parameter had a digit (csi_dispatch: DECSTBM)
     # The output's cell count (the decoder's out.len), which feed compares with its stop_cells before each
@@ -956,25 +1001,37 @@ cdef class Parser:
         the first frame not skipped, right after a CR, so the state is again the one after a CR. Only within
         ``data``: a frame that the chunk cuts is decoded, so any chunking gives the same result."""
         cdef Py_ssize_t limit = self.sink.frame_limit(), cells, next_cells, end, next_end, start, skipped = 0
+        cdef bint narrow = self.sink.narrow_frames, last_ascii = narrow, next_last_ascii = narrow
         if limit == 0:
             return pos
         if data + pos == self.frame_at:
             end = self.frame_stop
             cells = self.frame_cells
+            last_ascii = self.frame_last_ascii
+        elif narrow:
+            end = narrow_frame_end(data, pos, n, &cells, &last_ascii)
         else:
-            end = frame_end(data, pos, n, &cells, self.sink.ascii_frames)
+            end = frame_end(data, pos, n, &cells)
         while end < n and data[end] == CR and cells <= limit:
             start = end + 1
-            next_end = frame_end(data, start, n, &next_cells, self.sink.ascii_frames)
-            if next_cells < cells:
+            if narrow:
+                next_end = narrow_frame_end(data, start, n, &next_cells, &next_last_ascii)
+            else:
+                next_end = frame_end(data, start, n, &next_cells)
+            # (on a sized screen, a frame that ends in ASCII clears the padding cells after it, tmux's
+            # collected path; one as long whose last character is past ASCII, put_char's, does not when the
+            # cell it writes over is narrow: a stray padding cell there would stay; _screen_py.frame_limit)
+            if next_cells < cells or (last_ascii and next_cells == cells and not next_last_ascii):
                 self.frame_at = data + start  # (frames that shrink: each is scanned once, not twice)
                 self.frame_stop = next_end
                 self.frame_cells = next_cells
+                self.frame_last_ascii = next_last_ascii
                 break
             skipped += cells
             pos = start
             end = next_end
             cells = next_cells
+            last_ascii = next_last_ascii
         self.stats[S_OVERWRITTEN] += skipped
         if cells and cells == end - pos and end < n and (data[end] == CR or data[end] == LF):
             # The frame that is drawn is printable ASCII (as many cells as bytes) and a CR or LF ends it: print

@@ -72,8 +72,8 @@ class Sink(Protocol):
     def finish(self) -> None: ...
     # Optional, so not declared here: ``frame_limit()``, the most cells a frame after a CR may have for the
     # parser to skip it when the next frame covers it (Parser.fold_frames; 0: none now). A sink without it
-    # (strip mode) never has frames skipped; one with ``ascii_frames`` true (a sized screen, where a code
-    # point past ASCII may be two cells or none) has only frames of printable ASCII skipped. And
+    # (strip mode) never has frames skipped; one with ``narrow_frames``, a pattern of one-cell text (a sized
+    # screen, where a code point may be two cells or none), counts only a frame's one-cell characters. And
     # ``print_tabbed(text)``: printable ASCII and tabs from a tab on, at once; a sink without it gets each tab
     # as ``execute(HT)``.
 
@@ -119,7 +119,6 @@ _C1 = re.compile("[\x80-\x9f]")
 # UTF-8 but C1 (as the core's scan: four-byte sequences end it).
 _FRAME = re.compile(rb"(?:[\x20-\x7e]+|\xc2[\xa0-\xbf]|[\xc3-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]"
                     rb"|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf])*")
-_ASCII_FRAME = re.compile(rb"[\x20-\x7e]*")  # (a sized screen's: one cell a byte)
 # Parameter strings of up to three digits come from this table, so that digits from the input are never
 # turned into a number by int() (SPEC 2.2: no unbounded work on hostile parameters).
 _SMALL_PARAMS = {str(v).encode(): v for v in range(1000)}
@@ -128,9 +127,19 @@ _SMALL_PARAMS.update({f"{v:03d}".encode(): v for v in range(1000)})
 _SMALL_PARAMS[b""] = 0
 
 
-def _frame_end(frame: re.Pattern[bytes], data: bytes | bytearray, pos: int) -> int:
-    found = frame.match(data, pos)
+def _frame_end(data: bytes | bytearray, pos: int) -> int:
+    found = _FRAME.match(data, pos)
     return found.end() if found else pos
+
+
+def _frame_cells(text: str, narrow: re.Pattern[str] | None) -> tuple[int, bool, bool]:
+    """A frame's cells as Parser.fold_frames counts them: each character one (an unsized window's), or with
+    ``narrow`` (a sized screen's one-cell text) its one-cell characters from its start; whether the last of
+    them is ASCII (or there is none), and whether they are the whole frame."""
+    if narrow is None:
+        return len(text), True, True
+    count = narrow.match(text).end()  # type: ignore[union-attr]  # (matches "")
+    return count, count == 0 or text[count - 1] < "\x80", count == len(text)
 
 
 def _param_value(digits: bytes) -> int:
@@ -181,7 +190,7 @@ class Parser:
         self.stats = stats
         self.max_string_bytes = max_string_bytes
         self.frame_limit: Callable[[], int] | None = getattr(sink, "frame_limit", None)
-        self.frame = _ASCII_FRAME if getattr(sink, "ascii_frames", False) else _FRAME
+        self.narrow_frames: re.Pattern[str] | None = getattr(sink, "narrow_frames", None)
         self.reset()
 
     def reset(self) -> None:
@@ -521,21 +530,23 @@ class Parser:
         per frame."""
         if not limit:  # (the sink takes no frames now: a sized screen in insert mode, say)
             return pos
-        frame = self.frame
-        end = _frame_end(frame, data, pos)
+        narrow = self.narrow_frames
+        end = _frame_end(data, pos)
         if end >= len(data) or data[end] != CR:  # (no CR after it: nothing to skip, nothing to decode here)
             return pos
-        cells = len(data[pos:end].decode())
+        cells, last_ascii, whole = _frame_cells(data[pos:end].decode(), narrow)
         skipped = 0
-        while end < len(data) and data[end] == CR and cells <= limit:
+        while whole and end < len(data) and data[end] == CR and cells <= limit:
             start = end + 1
-            end = _frame_end(frame, data, start)
-            next_cells = len(data[start:end].decode())
-            if next_cells < cells:
+            end = _frame_end(data, start)
+            next_cells, next_last_ascii, whole = _frame_cells(data[start:end].decode(), narrow)
+            # (a sized screen: the core's fold_frames says why a frame as long that ends past ASCII does not
+            # cover one that ends in ASCII)
+            if next_cells < cells or (next_cells == cells and last_ascii and not next_last_ascii):
                 break
             skipped += cells
             pos = start
-            cells = next_cells
+            cells, last_ascii = next_cells, next_last_ascii
         self.stats["cells_overwritten"] += skipped
         return pos
 

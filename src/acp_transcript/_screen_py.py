@@ -94,6 +94,9 @@ _ZERO_BMP, _WIDE_BMP = _bmp_class(ZERO), _bmp_class(WIDE)
 # tables are disjoint (tests/test_widths.py).
 _NARROW_RUN = re.compile(f"[^\\x00-\\x7e{_ZERO_BMP}{_WIDE_BMP}\\U00010000-\\U0010ffff]*")
 _WIDE_RUN = re.compile(f"[{_WIDE_BMP}]*")
+# Text of one-cell characters (the frames Parser.fold_frames may skip, which its byte pattern keeps to
+# printable BMP without C1): no zero-width or wide character.
+_NARROW_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}{_WIDE_BMP}\\U00010000-\\U0010ffff]*")
 # Text of one- and two-cell characters (text_cells; fullmatch): printable BMP, not zero-width.
 _CELL_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]+")
 _WIDE_BMP_CHAR = re.compile(f"[{_WIDE_BMP}]")
@@ -450,7 +453,7 @@ class ScreenSink:
     the alternate screen is active)."""
 
     csi_finals = frozenset(b"@ABCDEFGHJKLMPSTXZ`bdfhlrsu")
-    ascii_frames = True  # (frames the parser may skip: printable ASCII only, one cell a byte)
+    narrow_frames = _NARROW_TEXT  # (a frame the parser may skip: characters of one cell; frame_limit)
 
     def __init__(self, stats: dict[str, int], emit: Callable[[str], None], options: Options) -> None:
         self.stats = stats
@@ -666,15 +669,19 @@ class ScreenSink:
         screen.busy[bottom_row] = b"\1" * len(lengths) + b"\0"
 
     def frame_limit(self) -> int:
-        """The parser may skip a frame of printable ASCII after a CR that the next frame covers (its first
-        cells are at least as many printable ASCII), as on the unsized window: the frame is written over
-        from column 0 on the same row, so what it does is done again by the next one. While auto-wrap is on,
-        insert mode off and no ZWJ pending, and at most a row long (it does not wrap):
-        - its cells are overwritten, and a wide character it cuts at either end is blanked by the next frame
-          too (the same cell before it, the same or a later end);
+        """The parser may skip a frame of one-cell characters after a CR that the next frame covers (its
+        first characters are at least as many one-cell ones; narrow_frames), as on the unsized window: the
+        frame is written over from column 0 on the same row, so what it does is done again by the next one.
+        While auto-wrap is on, insert mode off and no ZWJ pending, and at most a row long (it does not wrap):
+        - its cells are overwritten; a wide character it cut at its end is blanked by the next frame too (the
+          same cell before, or a later end); stray padding after it (a wide character's padding left alone
+          by DCH) it clears if it ends in ASCII (tmux's collected path) or its cell before was padding or
+          wide (put_char's overwrite): the next frame, over the frame or over the cells before it, clears the
+          same, but for one case the parser refuses, a frame as long whose last character is past ASCII
+          after one that ends in ASCII (Parser.fold_frames);
         - what it overwrote, the next frame overwrites and counts; its own cells, each holding a character
-          (a space too, on the collected path), are counted as skipped (Parser.fold_frames), as the next
-          frame's write would have counted them;
+          (a space too, on the collected path), are counted as skipped, as the next frame's write would have
+          counted them;
         - the row's length and the live cells only grow from it to the next, and max_live_cells commits
           rows greedily from the top, so the same rows are committed (the core's fold_frames, the same rule).
         Insert mode would move cells instead; with auto-wrap off a space over a blank cell writes nothing
