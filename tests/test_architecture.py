@@ -125,6 +125,8 @@ ONLY_C = {
     # the sinks of the fallback are structural (a Protocol): its parser asks the sink for frame_limit with
     # getattr, and only the render sink has one; the core's base Sink answers 0 for the others
     ("Sink", "frame_limit"),
+    # ...and, where it counts narrow frames (a sized screen's), for frame_clean: the core's base answers yes
+    ("Sink", "frame_clean"),
     ("RenderSink", "__dealloc__"), ("LineWindow", "__dealloc__"), ("Parser", "__dealloc__"),
     ("StripSink", "__dealloc__"), ("TranscriptDecoder", "__dealloc__"),
     ("StripSink", "resolve_pending_cr"), ("StripSink", "bound_alt_held"),

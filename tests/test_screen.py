@@ -636,9 +636,11 @@ def decoded_whole_and_bytewise(impl, data, **options):
     ("\r\u2588 1%\r\u2588\u2588 2%\r\u2588\u2588\u2588 3%".encode(), "\u2588\u2588\u2588 3%", 9),
     ("\r\u4e2d\u4e2d\rab".encode(), "ab\u4e2d", 1),
     ("\re\u0301\rab".encode(), "ab", 1),
-    # a frame as long as one that ends in ASCII but ending past ASCII does not cover it: the ASCII one cleared
-    # the stray padding after it (tmux's collected path), put_char's last character over a narrow one does not
+    # not over stray padding (DCH of a wide character's left half leaves its padding): the frame cleared it,
+    # tmux's collected path; put_char of the next frame's characters past ASCII does not clear it after a
+    # narrow cell, and writing over it blanks the cell before (the fuzz target's one-call-or-a-byte check)
     ("abcde\u4e2d\x1b[6G\x1b[P\rabcde\rabcd\u00e9\x1b[?7l\x1b[8G\x1b[1@Z".encode(), "abcd\u00e9  Z", 11),
+    ("abcde\u4e2d\x1b[6G\x1b[P\rabcde\rabcd\u00e9\u00ad".encode(), "abcd\u00e9\u00ad", 11),
 ])
 def test_frames_skipped_after_cr_on_a_screen(impl, data, expected, overwritten):
     """A sized screen's frames of one-cell characters after a CR that the next frame covers are skipped, as

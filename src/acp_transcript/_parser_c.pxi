@@ -87,6 +87,11 @@ cdef class Sink:
         it (Parser.fold_frames); 0: never (the base, strip mode)."""
         return 0
 
+    cdef bint frame_clean(self, Py_ssize_t cells) noexcept nogil:
+        """Whether the parser may skip frames covered by one of ``cells`` characters (narrow_frames: a sized
+        screen's cursor row holds no padding in those cells nor the one after them)."""
+        return True
+
     cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
         return 0
 
@@ -388,15 +393,13 @@ cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n
     return i
 
 
-cdef inline Py_ssize_t narrow_frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells,
-                                        bint *last_ascii) noexcept nogil:
+cdef inline Py_ssize_t narrow_frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n,
+                                        Py_ssize_t *cells) noexcept nogil:
     """frame_end for a sized screen's frames (Sink.narrow_frames): characters of one cell only (char_width),
-    where a wide character is two and a mark none; ``last_ascii``: whether the last one is ASCII (or there is
-    none)."""
+    where a wide character is two and a mark none."""
     cdef Py_ssize_t count = 0, m
     cdef uint8_t byte
     cdef uint32_t cp
-    last_ascii[0] = True
     while i < n:
         byte = data[i]
         if byte < 0x80:
@@ -405,7 +408,6 @@ cdef inline Py_ssize_t narrow_frame_end(const uint8_t *data, Py_ssize_t i, Py_ss
                 break
             count += m
             i += m
-            last_ascii[0] = True
             continue
         if byte >= 0xE0:
             cp = acp_utf8_3_at(data + i, n - i)  # (0: not one)
@@ -419,7 +421,6 @@ cdef inline Py_ssize_t narrow_frame_end(const uint8_t *data, Py_ssize_t i, Py_ss
             break
         count += 1
         i += m
-        last_ascii[0] = False
     cells[0] = count
     return i
 
@@ -444,11 +445,9 @@ cdef class Parser:
     cdef Py_ssize_t cps_cap
     cdef uint8_t *ascii  # the run again as bytes, when it is all printable ASCII (text_run)
     # The frame fold_frames scanned after the frame it could not skip (in this feed's data; NULL: none), and
-    # where it ends, its cells and whether its last is ASCII: the next CR's fold starts there, so each frame
-    # is scanned once.
+    # where it ends and its cells: the next CR's fold starts there, so each frame is scanned once.
     cdef const uint8_t *frame_at
     cdef Py_ssize_t frame_stop, frame_cells
-    cdef bint frame_last_ascii
     cdef Py_ssize_t ascii_cap
     cdef bint second_given  # the second parameter had a digit (csi_dispatch: DECSTBM)
     # The output's cell count (the decoder's out.len), which feed compares with its stop_cells before each
@@ -1001,37 +1000,33 @@ cdef class Parser:
         the first frame not skipped, right after a CR, so the state is again the one after a CR. Only within
         ``data``: a frame that the chunk cuts is decoded, so any chunking gives the same result."""
         cdef Py_ssize_t limit = self.sink.frame_limit(), cells, next_cells, end, next_end, start, skipped = 0
-        cdef bint narrow = self.sink.narrow_frames, last_ascii = narrow, next_last_ascii = narrow
+        cdef bint narrow = self.sink.narrow_frames
         if limit == 0:
             return pos
         if data + pos == self.frame_at:
             end = self.frame_stop
             cells = self.frame_cells
-            last_ascii = self.frame_last_ascii
         elif narrow:
-            end = narrow_frame_end(data, pos, n, &cells, &last_ascii)
+            end = narrow_frame_end(data, pos, n, &cells)
         else:
             end = frame_end(data, pos, n, &cells)
         while end < n and data[end] == CR and cells <= limit:
             start = end + 1
             if narrow:
-                next_end = narrow_frame_end(data, start, n, &next_cells, &next_last_ascii)
+                next_end = narrow_frame_end(data, start, n, &next_cells)
             else:
                 next_end = frame_end(data, start, n, &next_cells)
-            # (on a sized screen, a frame that ends in ASCII clears the padding cells after it, tmux's
-            # collected path; one as long whose last character is past ASCII, put_char's, does not when the
-            # cell it writes over is narrow: a stray padding cell there would stay; _screen_py.frame_limit)
-            if next_cells < cells or (last_ascii and next_cells == cells and not next_last_ascii):
+            # (a sized screen: only over cells that hold no padding, up to the one after the next frame's;
+            # Sink.frame_clean)
+            if next_cells < cells or (narrow and not self.sink.frame_clean(next_cells)):
                 self.frame_at = data + start  # (frames that shrink: each is scanned once, not twice)
                 self.frame_stop = next_end
                 self.frame_cells = next_cells
-                self.frame_last_ascii = next_last_ascii
                 break
             skipped += cells
             pos = start
             end = next_end
             cells = next_cells
-            last_ascii = next_last_ascii
         self.stats[S_OVERWRITTEN] += skipped
         if cells and cells == end - pos and end < n and (data[end] == CR or data[end] == LF):
             # The frame that is drawn is printable ASCII (as many cells as bytes) and a CR or LF ends it: print

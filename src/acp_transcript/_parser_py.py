@@ -132,14 +132,14 @@ def _frame_end(data: bytes | bytearray, pos: int) -> int:
     return found.end() if found else pos
 
 
-def _frame_cells(text: str, narrow: re.Pattern[str] | None) -> tuple[int, bool, bool]:
+def _frame_cells(text: str, narrow: re.Pattern[str] | None) -> tuple[int, bool]:
     """A frame's cells as Parser.fold_frames counts them: each character one (an unsized window's), or with
-    ``narrow`` (a sized screen's one-cell text) its one-cell characters from its start; whether the last of
-    them is ASCII (or there is none), and whether they are the whole frame."""
+    ``narrow`` (a sized screen's one-cell text) its one-cell characters from its start; and whether they are
+    the whole frame."""
     if narrow is None:
-        return len(text), True, True
+        return len(text), True
     count = narrow.match(text).end()  # type: ignore[union-attr]  # (matches "")
-    return count, count == 0 or text[count - 1] < "\x80", count == len(text)
+    return count, count == len(text)
 
 
 def _param_value(digits: bytes) -> int:
@@ -534,19 +534,18 @@ class Parser:
         end = _frame_end(data, pos)
         if end >= len(data) or data[end] != CR:  # (no CR after it: nothing to skip, nothing to decode here)
             return pos
-        cells, last_ascii, whole = _frame_cells(data[pos:end].decode(), narrow)
+        cells, whole = _frame_cells(data[pos:end].decode(), narrow)
         skipped = 0
         while whole and end < len(data) and data[end] == CR and cells <= limit:
             start = end + 1
             end = _frame_end(data, start)
-            next_cells, next_last_ascii, whole = _frame_cells(data[start:end].decode(), narrow)
-            # (a sized screen: the core's fold_frames says why a frame as long that ends past ASCII does not
-            # cover one that ends in ASCII)
-            if next_cells < cells or (next_cells == cells and last_ascii and not next_last_ascii):
+            next_cells, whole = _frame_cells(data[start:end].decode(), narrow)
+            # (a sized screen: only over cells that hold no padding, up to the one after the next frame's)
+            if next_cells < cells or (narrow is not None and not self.sink.frame_clean(next_cells)):  # type: ignore[attr-defined]
                 break
             skipped += cells
             pos = start
-            cells, last_ascii = next_cells, next_last_ascii
+            cells = next_cells
         self.stats["cells_overwritten"] += skipped
         return pos
 

@@ -1198,9 +1198,21 @@ cdef class ScreenSink(Sink):
         return 0
 
     cdef Py_ssize_t frame_limit(self) noexcept nogil:
-        """_screen_py.ScreenSink.frame_limit: the parser may skip a frame of printable ASCII after a CR that
-        the next frame covers, while auto-wrap is on and insert mode off, with no ZWJ pending."""
+        """_screen_py.ScreenSink.frame_limit: the parser may skip a frame of one-cell characters after a CR
+        that the next frame covers, while auto-wrap is on and insert mode off, with no ZWJ pending."""
         return self.columns if self.wrap and not self.insert and not self.zwj else 0
+
+    cdef bint frame_clean(self, Py_ssize_t cells) noexcept nogil:
+        """_screen_py.ScreenSink.frame_clean: no padding in cells [0, cells] of the cursor's row (a chunked
+        row: not looked at, no). O(cells): what the parser scanned of the frame."""
+        cdef Row *row = row_at(&self.screen, self.cursor_row())
+        cdef Py_ssize_t x, stop = cells + 1 if cells < row.line.len else row.line.len
+        if row.line.chunked != NULL:
+            return False
+        for x in range(stop):
+            if row.line.cells[x] == PAD:
+                return False
+        return True
 
     cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         """Sink.print_ascii_line with direct calls (this class is final): the base's two calls through the

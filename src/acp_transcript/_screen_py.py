@@ -670,24 +670,33 @@ class ScreenSink:
 
     def frame_limit(self) -> int:
         """The parser may skip a frame of one-cell characters after a CR that the next frame covers (its
-        first characters are at least as many one-cell ones; narrow_frames), as on the unsized window: the
-        frame is written over from column 0 on the same row, so what it does is done again by the next one.
-        While auto-wrap is on, insert mode off and no ZWJ pending, and at most a row long (it does not wrap):
-        - its cells are overwritten; a wide character it cut at its end is blanked by the next frame too (the
-          same cell before, or a later end); stray padding after it (a wide character's padding left alone
-          by DCH) it clears if it ends in ASCII (tmux's collected path) or its cell before was padding or
-          wide (put_char's overwrite): the next frame, over the frame or over the cells before it, clears the
-          same, but for one case the parser refuses, a frame as long whose last character is past ASCII
-          after one that ends in ASCII (Parser.fold_frames);
-        - what it overwrote, the next frame overwrites and counts; its own cells, each holding a character
-          (a space too, on the collected path), are counted as skipped, as the next frame's write would have
-          counted them;
-        - the row's length and the live cells only grow from it to the next, and max_live_cells commits
-          rows greedily from the top, so the same rows are committed (the core's fold_frames, the same rule).
-        Insert mode would move cells instead; with auto-wrap off a space over a blank cell writes nothing
-        (put_char), which the count above would miss; a pending ZWJ would join the frame's first character
-        instead of the next frame's."""
+        first characters are at least as many one-cell ones; narrow_frames), as on the unsized window, while
+        auto-wrap is on, insert mode off and no ZWJ pending, and the frame is at most a row long (it does not
+        wrap). The frame is written over from column 0 on the same row by the next one, and with no padding
+        in the cells either writes, nor in the one after them (frame_clean), neither meets a wide character
+        or stray padding: every cell either writes is a plain write, whichever path takes it (tmux's
+        collected one for ASCII, put_char's for the rest), so
+        - the cells end as the next frame leaves them, the row's length and used count as its write leaves
+          them;
+        - what the frame overwrote the next frame overwrites and counts; the frame's own cells, each holding
+          a character (a space too: auto-wrap is on), are counted as skipped (Parser.fold_frames), as the
+          next frame's write would have counted them;
+        - the live cells only grow from it to the next, and max_live_cells commits rows greedily from the
+          top, so the same rows are committed (the core's fold_frames, the same rule).
+        Padding would make the paths differ: put_char over padding blanks the cell before it, whatever it
+        holds, and tmux's collected path clears padding after its text where put_char may not (round 44: the
+        first version of this, without frame_clean, was wrong for a frame past ASCII over stray padding; the
+        fuzz target found it). Insert mode would move cells instead; with auto-wrap off a space over a blank
+        cell writes nothing (put_char), which the count above would miss; a pending ZWJ would join the
+        frame's first character instead of the next frame's."""
         return self.columns if self.wrap and not self.insert and not self.zwj else 0
+
+    def frame_clean(self, cells: int) -> bool:
+        """Whether cells [0, cells] of the cursor's row hold no padding (frame_limit). O(cells): what the
+        parser scanned of the frame. Not while a region's lag has left the cursor's row elsewhere."""
+        if self.lag and self.cy != self.lag_row:
+            return False
+        return self.screen.rows[self.screen.base + self.cy].find(PAD, 0, cells + 1) < 0
 
     def execute(self, byte: int) -> None:
         if byte == CR:
