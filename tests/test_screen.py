@@ -641,6 +641,8 @@ def decoded_whole_and_bytewise(impl, data, **options):
     # narrow cell, and writing over it blanks the cell before (the fuzz target's one-call-or-a-byte check)
     ("abcde\u4e2d\x1b[6G\x1b[P\rabcde\rabcd\u00e9\x1b[?7l\x1b[8G\x1b[1@Z".encode(), "abcd\u00e9  Z", 11),
     ("abcde\u4e2d\x1b[6G\x1b[P\rabcde\rabcd\u00e9\u00ad".encode(), "abcd\u00e9\u00ad", 11),
+    # ...asked again when a frame is longer than those the cells were found clean for
+    ("abcde\u4e2d\x1b[6G\x1b[P\ra\rab\rabcde\rabcd\u00e9\u00ad".encode(), "abcd\u00e9\u00ad", 14),
 ])
 def test_frames_skipped_after_cr_on_a_screen(impl, data, expected, overwritten):
     """A sized screen's frames of one-cell characters after a CR that the next frame covers are skipped, as

@@ -1001,6 +1001,7 @@ cdef class Parser:
         ``data``: a frame that the chunk cuts is decoded, so any chunking gives the same result."""
         cdef Py_ssize_t limit = self.sink.frame_limit(), cells, next_cells, end, next_end, start, skipped = 0
         cdef bint narrow = self.sink.narrow_frames
+        cdef Py_ssize_t clean = -1  # (narrow: the cells frame_clean said yes to; the row does not change here)
         if limit == 0:
             return pos
         if data + pos == self.frame_at:
@@ -1017,12 +1018,14 @@ cdef class Parser:
             else:
                 next_end = frame_end(data, start, n, &next_cells)
             # (a sized screen: only over cells that hold no padding, up to the one after the next frame's;
-            # Sink.frame_clean)
-            if next_cells < cells or (narrow and not self.sink.frame_clean(next_cells)):
+            # Sink.frame_clean, asked again only for a longer frame)
+            if next_cells < cells or (narrow and next_cells > clean and not self.sink.frame_clean(next_cells)):
                 self.frame_at = data + start  # (frames that shrink: each is scanned once, not twice)
                 self.frame_stop = next_end
                 self.frame_cells = next_cells
                 break
+            if narrow and next_cells > clean:
+                clean = next_cells
             skipped += cells
             pos = start
             end = next_end

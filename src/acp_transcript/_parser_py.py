@@ -536,13 +536,19 @@ class Parser:
             return pos
         cells, whole = _frame_cells(data[pos:end].decode(), narrow)
         skipped = 0
+        clean = -1  # (narrow: the cells frame_clean said yes to; the row does not change here)
         while whole and end < len(data) and data[end] == CR and cells <= limit:
             start = end + 1
             end = _frame_end(data, start)
             next_cells, whole = _frame_cells(data[start:end].decode(), narrow)
-            # (a sized screen: only over cells that hold no padding, up to the one after the next frame's)
-            if next_cells < cells or (narrow is not None and not self.sink.frame_clean(next_cells)):  # type: ignore[attr-defined]
+            if next_cells < cells:
                 break
+            # (a sized screen: only over cells that hold no padding, up to the one after the next frame's;
+            # asked again only for a longer frame)
+            if narrow is not None and next_cells > clean:
+                if not self.sink.frame_clean(next_cells):  # type: ignore[attr-defined]
+                    break
+                clean = next_cells
             skipped += cells
             pos = start
             cells = next_cells
