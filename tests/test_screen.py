@@ -839,40 +839,22 @@ def test_rep_over_its_own_run_clears_stray_padding_after_it(impl):
     assert impl.sanitize(rep, columns=8, rows=2) == "\u4e2d\u4e2d\u4e2d |"
 
 
-@pytest.mark.parametrize("char", ["x", "\u00e9", "\u4e2d"])
-def test_the_fallback_compares_rep_over_its_own_run_instead_of_scanning_it(monkeypatch, char):
+@pytest.mark.parametrize("char", ["x", "\u00e9", "\u4e2d", "\U0001f600"])
+@pytest.mark.parametrize("shorter", [False, True])
+def test_the_fallback_compares_rep_over_its_own_run_instead_of_scanning_it(monkeypatch, char, shorter):
     """REP then CR over a full row of what it writes (bounds.py's "REP full row + CR" at 1000 columns: 0.96
     -> 1.6 MB/s in the fallback) compares the row's cells with its run instead of joining and scanning them;
-    the same output either way, so only the calls show it."""
-    from acp_transcript import _decoder_c, _decoder_py, _screen_py
-
-    per_row = 1000 // _screen_py.char_width(char)
-    full_row = (char * per_row + "\r").encode()
-    reps = (char + "\x1b[%db\r" % (per_row - 1)).encode() * 5  # (no more than the row holds: no wrap)
-    spans = []
-    clean_span = _screen_py._clean_span
-    monkeypatch.setattr(_screen_py, "_clean_span",
-                        lambda row, a, b: spans.append(b - a) or clean_span(row, a, b))
-    fallback = _decoder_py.TranscriptDecoder(columns=1000, rows=4)
-    got = fallback.decode(full_row)
-    spans.clear()  # (writing the full row scans it)
-    got += fallback.decode(reps, final=True)
-    assert [n for n in spans if n > 2] == []  # (the character before each REP is a one-cell check)
-    compiled = _decoder_c.TranscriptDecoder(columns=1000, rows=4)
-    assert (compiled.decode(full_row + reps, final=True), compiled.stats) == (got, fallback.stats)
-
-
-@pytest.mark.parametrize("char", ["x", "\u00e9", "\u4e2d", "\U0001f600"])
-def test_the_fallback_compares_rep_over_a_shorter_row_of_its_run_instead_of_scanning_it(monkeypatch, char):
-    """REP over a row that ends inside its run, holding the run's start (the row a wrapped REP left, a row
-    cut by EL): clean too, with no scan for stray padding, whose astral class costs 58 ns a padding cell in
-    a row of emoji (REP 1024 then CR at 1000 columns: 0.17 -> 0.63 MB/s in the fallback, round 44)."""
+    the same output either way, so only the calls show it. ``shorter``: over a row that ends inside the run,
+    holding its start (the row a wrapped REP left, here a row cut by EL), clean too, with no scan for stray
+    padding, whose astral class costs 58 ns a padding cell in a row of emoji (REP 1024 then CR at 1000
+    columns: 0.17 -> 0.63 MB/s in the fallback, round 44)."""
     from acp_transcript import _decoder_c, _decoder_py, _screen_py
 
     width = _screen_py.char_width(char)
     per_row = 1000 // width
-    cut = b"\x1b[%dG\x1b[K\r" % (width * (per_row // 2) + 2)  # (cut after half a row, and inside a pair)
     full_row = (char * per_row + "\r").encode()
+    # (cut after half a row, and inside a pair; no more than the row holds: no wrap)
+    cut = b"\x1b[%dG\x1b[K\r" % (width * (per_row // 2) + 2) if shorter else b""
     reps = (cut + char.encode() + b"\x1b[%db\r" % (per_row - 1)) * 5
     spans = []
     clean_span = _screen_py._clean_span
