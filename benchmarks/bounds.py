@@ -136,6 +136,10 @@ CASES = {
     # history; a line longer than a chunk of input goes row by row in the fallback (put_lines takes whole
     # lines only). A miss of its target, kept measured (round 34)
     "sized 1x24: lines of 100000 characters": ("b''", "b'x' * 100000 + b'\\n'"),
+    # (round 44) frames after a CR that the next covers, skipped on a sized screen too (fold_frames): a typed
+    # character, and a progress bar of blocks and ASCII
+    "sized 80x24: x then CR": ("b''", "b'x\\r' * 32768"),
+    "sized 80x24: a bar of blocks redrawn after CR": ("b''", "'\\r\\u2588\\u2588\\u2588      | 30% 1.2MB/s'.encode() * 2340"),
     # rows of a character past 0xAC that is not wide, by REP (a rule of box drawing, a row of é): cell by cell
     # on their way out before round 35 (37.8 and 57 MB/s)
     "sized 80x24: a row of a Latin-1 letter by REP then LF": ("b''", "'\\u00e9\\x1b[79b\\n'.encode() * 8192"),
