@@ -404,10 +404,10 @@ cdef inline Py_ssize_t narrow_frame_end(const uint8_t *data, Py_ssize_t i, Py_ss
         byte = data[i]
         if byte < 0x80:
             m = acp_ascii_run(data + i, n - i)
-            if m == 0:
-                break
             count += m
             i += m
+            if m == 0 or (i < n and data[i] < 0x80):  # (a control or ESC ends it: no second scan to say so)
+                break
             continue
         if byte >= 0xE0:
             cp = acp_utf8_3_at(data + i, n - i)  # (0: not one)

@@ -1539,7 +1539,7 @@ cdef class ScreenSink(Sink):
                     grow(<void **>&self.scratch, &self.scratch_cap, last + 1 - first, sizeof(uint32_t), 64)
                 for i in range(last + 1 - first):
                     self.scratch[i] = BLANK if old[first + i] == BLANK or old[first + i] == PAD else 0x20
-                self.overwrite(row, last, last + 1, 1, False)
+                self.overwrite(row, last, last + 1, 1, False, 0)
                 dst = self.prepare_cells(self.cy, first, last + 1 - first, True)
                 memcpy(dst, self.scratch, (last + 1 - first) * sizeof(uint32_t))
                 self.finish_cells()
@@ -1855,7 +1855,7 @@ cdef class ScreenSink(Sink):
             y = self.cursor_row()
             row = row_at(&self.screen, y)
             if cx < row.line.len:  # (else there is nothing to overwrite: its call was a tenth of a short line)
-                self.overwrite(row, cx, cx + take, 1, True)
+                self.overwrite(row, cx, cx + take, 1, True, 0)
             dst = self.prepare_cells(y, cx, take, True)
             if text != NULL:
                 acp_widen(dst, text + start, take)
@@ -1927,7 +1927,7 @@ cdef class ScreenSink(Sink):
             take = sx - cx if sx - cx < n else n
             y = self.cursor_row()
             row = row_at(&self.screen, y)
-            self.overwrite(row, cx, cx + take, 1, True)
+            self.overwrite(row, cx, cx + take, 1, True, 0)
             if self.fills_chunks(row, cx, take):
                 # a fill chunk (REP over a long row rewrote every cell: 1.6 MB/s at 65,535 columns)
                 self.fill_chunks(y, row, cx, take, char)
@@ -2001,7 +2001,7 @@ cdef class ScreenSink(Sink):
         cx = self.cx
         cy = self.cy
         row = row_at(&self.screen, cy)
-        self.overwrite(row, cx, cx + width, width, False, char != 0x20 or self.insert)
+        self.overwrite(row, cx, cx + width, width, False, char)
         if char != 0x20 or self.insert or (cx < row.line.len and row_cell(row, cx) != BLANK):
             dst = self.prepare_cells(cy, cx, width, True)
             dst[0] = char
@@ -2113,11 +2113,14 @@ cdef class ScreenSink(Sink):
         return self.marks[cell & ~MARKED].base if cell & MARKED else cell
 
     cdef int overwrite(self, Row *row, Py_ssize_t start, Py_ssize_t stop, int width, bint always,
-                       bint written=False) except -1 nogil:
-        """See _screen_py.ScreenSink.overwrite: on ``row``, the cursor's (cursor_row). ``written``: the caller
-        writes characters to [start, stop) next, so a row that would end in a blank here does not once they
-        are in, and is not trimmed first (a wide character then BS, typed on: trimming a row to empty and
-        padding it back out was O(columns) a character)."""
+                       uint32_t char) except -1 nogil:
+        """See _screen_py.ScreenSink.overwrite: on ``row``, the cursor's (cursor_row). ``char``: what
+        put_char writes to [start, stop) next (0 for the other callers). Unless it is a space outside insert
+        mode, which put_char does not write on a blank cell, a row that would end in a blank here does not
+        once it is in, and is not trimmed first (a wide character then BS, typed on: trimming a row to empty
+        and padding it back out was O(columns) a character). (Not an optional argument, and tested only
+        where a trim would follow: Cython passes optional ones in a struct, and either cost a typed
+        character 8-19 instructions.)"""
         cdef Py_ssize_t size = row.line.len, x
         cdef uint32_t cell, before
         cdef uint32_t *cells = flat_cells(row)
@@ -2140,7 +2143,8 @@ cdef class ScreenSink(Sink):
             if cell != BLANK and cell != PAD:
                 self.stats[S_OVERWRITTEN] += 1
             self.put_cell(row, cells, x, BLANK)
-            if not written and cell_in(row, cells, row.line.len - 1) == BLANK:  # the wide character was the row's last: a row never ends in a blank
+            # the wide character was the row's last: a row never ends in a blank (unless a write follows)
+            if (char == 0 or (char == 0x20 and not self.insert)) and cell_in(row, cells, row.line.len - 1) == BLANK:
                 row_trim(row, self.chunk_size)
                 self.screen.cells += row.line.len - size
                 size = row.line.len
