@@ -5,8 +5,10 @@ are cut; and in one-byte chunks, where every frame is drawn, on the text and cou
 
 from __future__ import annotations
 
+import pytest
 from helpers import calls as run
-from hypothesis import given
+from helpers import examples
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 # What a frame can hold: text the fold scans (ASCII, two- and three-byte UTF-8, including each lead's edges)
@@ -129,3 +131,47 @@ def test_long_frames(both):
         text = (MIXED * (length // len(MIXED) + 1))[:length]
         for frames in (b"\r" + text + b"\r" + text + b"!", b"\r" + text + b"\r" + text[:-1]):
             agree(both, frames + b"\n", {}, sizes=(None, 4093))
+
+
+# A sized screen (round 44) skips frames of one-cell characters that the next frame covers, while auto-wrap
+# is on, insert mode off, no ZWJ pending, and over cells without padding (_screen_py.ScreenSink.frame_limit):
+# nothing changes, the counters included. agree's one-byte chunks draw every frame.
+SCREEN = {"columns": 10, "rows": 3}
+
+
+@pytest.mark.parametrize(("data", "expected", "overwritten"), [
+    (b"\rab\rabc\rxyzw\r12345", "12345", 9),  # each frame covered by the next: skipped, counted
+    (b"\x1b[4h\rab\rcd\r", "cdab", 0),  # insert mode: a frame moves the row's cells, it is not covered
+    (b"\x1b[?7l\r  \r  x", "  x", 0),  # auto-wrap off: a space over a blank cell writes nothing (put_char)
+    ("a\u200d\rb\rcd".encode(), "cd", 1),  # a pending ZWJ takes the first frame's character, dropped at column 0
+    ("\u4e2d\u6587\rab\rabc".encode(), "abc", 4),  # frames cut wide characters: blanked either way
+    # frames of one-cell characters past ASCII are skipped too (a progress bar's blocks); one with a wide
+    # character or a mark is not: its code points are not its cells, so a next frame as long would not cover it
+    ("\r\u2588 1%\r\u2588\u2588 2%\r\u2588\u2588\u2588 3%".encode(), "\u2588\u2588\u2588 3%", 9),
+    ("\r\u4e2d\u4e2d\rab".encode(), "ab\u4e2d", 1),
+    ("\re\u0301\rab".encode(), "ab", 1),
+    # not over stray padding (DCH of a wide character's left half leaves its padding): the frame cleared it,
+    # tmux's collected path; put_char of the next frame's characters past ASCII does not clear it after a
+    # narrow cell, and writing over it blanks the cell before (the fuzz target's one-call-or-a-byte check)
+    ("abcde\u4e2d\x1b[6G\x1b[P\rabcde\rabcd\u00e9\x1b[?7l\x1b[8G\x1b[1@Z".encode(), "abcd\u00e9  Z", 11),
+    ("abcde\u4e2d\x1b[6G\x1b[P\rabcde\rabcd\u00e9\u00ad".encode(), "abcd\u00e9\u00ad", 11),
+    # ...asked again when a frame is longer than those the cells were found clean for
+    ("abcde\u4e2d\x1b[6G\x1b[P\ra\rab\rabcde\rabcd\u00e9\u00ad".encode(), "abcd\u00e9\u00ad", 14),
+])
+def test_frames_on_a_screen(both, data, expected, overwritten):
+    agree(both, data, SCREEN, sizes=(None,))
+    out, stats = run(both[0], [data], SCREEN)
+    assert (out[0] + out[2], stats["cells_overwritten"]) == (expected, overwritten)
+
+
+SCREEN_PIECES = ["ab", "abc", "wxyz", " ", "  ", "x y", "\u4e2d", "\u4e2d\u6587", "e\u0301", "\u2588", "\u00e9\u00e9",
+                 "\x1b[6G\x1b[P", "\u200d", "\r", "\r", "\r", "\r\n",
+                 "\x1b[4h", "\x1b[4l", "\x1b[?7l", "\x1b[?7h", "\x1b[3G", "\x1b[K", "\n", "\x1b[2;4r", "\x1bM"]
+
+
+@settings(max_examples=examples(300))
+@given(st.lists(st.sampled_from(SCREEN_PIECES), max_size=40), st.integers(1, 6), st.integers(1, 3),
+       st.sampled_from([1 << 20, 12, 5]))
+def test_any_frames_on_any_screen(both, pieces, columns, rows, max_live_cells):
+    agree(both, "".join(pieces).encode(), {"columns": columns, "rows": rows, "max_live_cells": max_live_cells},
+          sizes=(None,))

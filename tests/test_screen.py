@@ -612,63 +612,6 @@ def test_marks_move_with_their_rows_and_cells(both, final, count, row):
             assert (decoder.live, decoder.stats) == expected
 
 
-def decoded_whole_and_bytewise(impl, data, **options):
-    """Output, live text (after all but the final call) and counters of ``data`` in one call and a byte a
-    call: the parser skips frames after a CR only within one call's data (fold_frames), so the second never
-    skips any."""
-    results = []
-    for step in (len(data) or 1, 1):
-        decoder = impl.TranscriptDecoder(**options)
-        out = "".join(decoder.decode(data[start : start + step]) for start in range(0, len(data), step))
-        live = decoder.live
-        results.append((out + decoder.decode(b"", final=True), live, decoder.stats))
-    return results
-
-
-@pytest.mark.parametrize(("data", "expected", "overwritten"), [
-    (b"\rab\rabc\rxyzw\r12345", "12345", 9),  # each frame covered by the next: skipped, counted
-    (b"\x1b[4h\rab\rcd\r", "cdab", 0),  # insert mode: a frame moves the row's cells, it is not covered
-    (b"\x1b[?7l\r  \r  x", "  x", 0),  # auto-wrap off: a space over a blank cell writes nothing (put_char)
-    ("a\u200d\rb\rcd".encode(), "cd", 1),  # a pending ZWJ takes the first frame's character, dropped at column 0
-    ("\u4e2d\u6587\rab\rabc".encode(), "abc", 4),  # frames cut wide characters: blanked either way
-    # frames of one-cell characters past ASCII are skipped too (a progress bar's blocks); one with a wide
-    # character or a mark is not: its code points are not its cells, so a next frame as long would not cover it
-    ("\r\u2588 1%\r\u2588\u2588 2%\r\u2588\u2588\u2588 3%".encode(), "\u2588\u2588\u2588 3%", 9),
-    ("\r\u4e2d\u4e2d\rab".encode(), "ab\u4e2d", 1),
-    ("\re\u0301\rab".encode(), "ab", 1),
-    # not over stray padding (DCH of a wide character's left half leaves its padding): the frame cleared it,
-    # tmux's collected path; put_char of the next frame's characters past ASCII does not clear it after a
-    # narrow cell, and writing over it blanks the cell before (the fuzz target's one-call-or-a-byte check)
-    ("abcde\u4e2d\x1b[6G\x1b[P\rabcde\rabcd\u00e9\x1b[?7l\x1b[8G\x1b[1@Z".encode(), "abcd\u00e9  Z", 11),
-    ("abcde\u4e2d\x1b[6G\x1b[P\rabcde\rabcd\u00e9\u00ad".encode(), "abcd\u00e9\u00ad", 11),
-    # ...asked again when a frame is longer than those the cells were found clean for
-    ("abcde\u4e2d\x1b[6G\x1b[P\ra\rab\rabcde\rabcd\u00e9\u00ad".encode(), "abcd\u00e9\u00ad", 14),
-])
-def test_frames_skipped_after_cr_on_a_screen(impl, data, expected, overwritten):
-    """A sized screen's frames of one-cell characters after a CR that the next frame covers are skipped, as
-    the unsized window's are, while auto-wrap is on, insert mode off and no ZWJ pending: nothing changes, the
-    counters included (_screen_py.ScreenSink.frame_limit)."""
-    whole, bytewise = decoded_whole_and_bytewise(impl, data, columns=10, rows=3)
-    assert whole == bytewise
-    assert (whole[0], whole[2]["cells_overwritten"]) == (expected, overwritten)
-
-
-FRAME_PIECES = ["ab", "abc", "wxyz", " ", "  ", "x y", "\u4e2d", "\u4e2d\u6587", "e\u0301", "\u2588", "\u00e9\u00e9",
-                "\x1b[6G\x1b[P", "\u200d", "\r", "\r", "\r", "\r\n",
-                "\x1b[4h", "\x1b[4l", "\x1b[?7l", "\x1b[?7h", "\x1b[3G", "\x1b[K", "\n", "\x1b[2;4r", "\x1bM"]
-
-
-@settings(max_examples=examples(300))
-@given(st.lists(st.sampled_from(FRAME_PIECES), max_size=40), st.integers(1, 6), st.integers(1, 3),
-       st.sampled_from([1 << 20, 12, 5]))
-def test_frames_skipped_after_cr_change_nothing_on_a_screen(both, pieces, columns, rows, max_live_cells):
-    data = "".join(pieces).encode()
-    for impl in both:
-        whole, bytewise = decoded_whole_and_bytewise(impl, data, columns=columns, rows=rows,
-                                                     max_live_cells=max_live_cells)
-        assert whole == bytewise
-
-
 @settings(max_examples=examples(150))
 @given(sized_streams(max_ops=80), st.integers(1, 7), st.sampled_from(["drop", "keep"]), st.integers(1, 300))
 def test_twins_agree_in_any_chunking(both, case, step, alt_screen, max_live_cells):
