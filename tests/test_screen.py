@@ -722,6 +722,43 @@ def test_runs_in_insert_mode(impl, data, expected):
     assert impl.sanitize(data, columns=10, rows=3) == expected
 
 
+# A one-cell character typed at the last column in insert mode: its insert clears that cell (tmux), which the
+# character then writes. put_char skips the clear unless the cell is a wide character's padding (round 45:
+# the clear trimmed a full row and the write padded it out again). The reference writes the clear out: ECH 1,
+# then the character outside insert mode (the same write for a character that is not a space).
+@settings(max_examples=examples(200))
+@given(sized_streams(max_ops=40),
+       st.lists(st.tuples(st.sampled_from(["", "\r", "\n", "\x1b[D\u4e2d", "\u4e2d", "ab", "\x1b[2D\u00e9\u0301"]),
+                          st.sampled_from(["x", "\u00e9", "\u2500", "e\u0301"])), max_size=8),
+       st.booleans())
+def test_a_character_typed_at_the_last_column_in_insert_mode_clears_it_first(both, case, pieces, wrap):
+    data, columns, rows = case
+    typed = cleared = data + b"\x1b[4h" + (b"\x1b[?7h" if wrap else b"\x1b[?7l")
+    for before, char in pieces:
+        typed += (before + "\x1b[999C" + char).encode()
+        cleared += (before + "\x1b[999C\x1b[4l\x1b[X" + char + "\x1b[4h").encode()
+    results = []
+    for impl in both:
+        for stream in (typed, cleared):
+            decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
+            out = decoder.decode(stream)
+            live = decoder.live
+            stats = dict(decoder.stats)
+            del stats["sequences_removed"]
+            results.append((out, live, decoder.decode(b"", final=True), stats))
+    assert results[0] == results[1] == results[2] == results[3]
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    (b"0123456789\x1b[4hx", "0123456789x"),  # (the cursor waits past the margin: x wraps to the next row)
+    (b"0123456789\x1b[10G\x1b[4hx", "012345678x"),
+    ("abcdefgh\u4e2d\x1b[10G\x1b[4hx".encode(), "abcdefgh\u4e2dx"),  # (the padding cleared: the 中 stays)
+    ("abcdefgh\u4e2d\x1b[10Gx".encode(), "abcdefgh x"),  # (without insert mode, overwrite blanks it)
+])
+def test_insert_mode_at_the_last_column(impl, data, expected):
+    assert impl.sanitize(data, columns=10, rows=3) == expected
+
+
 @pytest.mark.parametrize(("data", "expected"), [
     # text written over a wide character's right half blanks the character first: one write from its cell in
     # the fallback (_over_right_half), no trim of the row to empty and padding back in the core; the walk

@@ -1954,6 +1954,12 @@ cdef class ScreenSink(Sink):
         its wraps go through the lag (wrap_through_lag)."""
         return self.wrap and not self.zwj and self.cx + n <= self.columns
 
+    cdef inline bint pad_at_cursor(self) noexcept nogil:
+        """Whether the cursor's cell is a wide character's padding (put_char: _screen_py.ScreenSink.put_char
+        says when insert mode's clear of the last column matters)."""
+        cdef Row *row = row_at(&self.screen, self.cursor_row())
+        return self.cx < row.line.len and row_cell(row, self.cx) == PAD
+
     cdef inline Py_ssize_t cursor_row(self) noexcept nogil:
         """The cursor's row in the screen's order (lagged_row)."""
         return self.lagged_row(self.cy)
@@ -1991,8 +1997,8 @@ cdef class ScreenSink(Sink):
             return self.combine(char)
         if not self.wrap and width > 1 and (width > sx or (self.cx != sx and self.cx > sx - width)):
             return 0
-        if self.insert:  # room for it at the cursor, before any wrap (_screen_py.ScreenSink.put_char)
-            self.insertcharacter(width)
+        if self.insert and (width != 1 or self.cx != sx - 1 or self.pad_at_cursor()):
+            self.insertcharacter(width)  # room for it at the cursor, before any wrap (_screen_py.ScreenSink.put_char)
         if self.wrap and self.cx > sx - width:
             self.linefeed(True)
             self.cx = 0
