@@ -49,9 +49,6 @@ ONLY_PY = {
     # once (a Python write and splice a run cost the fallback a fifth of such text's speed); the core combines
     # each mark on its own, as its per-character work is a few instructions
     ("ScreenSink", "put_marked"),
-    # one character typed in insert mode, its insert and write one splice of the row's str (two rebuilds and
-    # some twenty calls through put_char); the core's put_char does both with a few memmoves
-    ("ScreenSink", "insert_char"),
     # a fallback line is an immutable str: an edit builds the new line and puts it back (trimmed); the core
     # edits the line in place through a pointer (cursor_line, in ONLY_C)
     ("LineWindow", "replace_line"),

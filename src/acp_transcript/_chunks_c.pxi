@@ -369,6 +369,10 @@ cdef int chunks_insert_fill(Line *line, Py_ssize_t col, Py_ssize_t n, uint32_t f
         chunk.len += n
         line.len += n
         return 0
+    if chunk.cells == NULL and chunk.fill == fill:  # a fill of that cell is longer (a PAIRED fill never equals
+        chunk.len += n  # a cell): the same character typed in insert mode again and again, a cut and a join each
+        line.len += n
+        return 0
     k = chunks_cut(line, k, start, col, col, 1, fill, size, &gone)
     line.chunked.chunks[k].len = n
     line.len += n
@@ -385,11 +389,17 @@ cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_
         return 0
     k = chunk_find(line, start, &at)
     chunk = &line.chunked.chunks[k]
-    if chunk.cells != NULL and stop <= at + chunk.len:  # inside one literal chunk (DCH 1 in a long line)
-        gone = cells_written(chunk.cells, start - at, stop - at)
-        memmove(chunk.cells + start - at, chunk.cells + stop - at, (at + chunk.len - stop) * sizeof(uint32_t))
+    if stop <= at + chunk.len and (chunk.cells != NULL or not chunk.fill & PAIRED):
+        # inside one literal chunk (DCH 1 in a long line), or one fill of a cell, which is shorter
+        gone = chunk_written(chunk, start - at, stop - at)
+        if chunk.cells != NULL:
+            memmove(chunk.cells + start - at, chunk.cells + stop - at, (at + chunk.len - stop) * sizeof(uint32_t))
         chunk.len -= stop - start
         line.len -= stop - start
+        if chunk.len and (k == 0 or line.chunked.chunks[k - 1].len + chunk.len > size) and (
+                k + 1 == line.chunked.nchunks or line.chunked.chunks[k + 1].len + chunk.len > size):
+            return gone  # it fits with neither neighbour: nothing to join (the cells an insert pushes past a
+            # row's margin, one a character typed in insert mode; the finger still holds)
         finger_before(line, k, at)
         chunks_join(line, k - 1, k + 2, size)  # it may now fit with a neighbour
         return gone

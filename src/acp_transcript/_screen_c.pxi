@@ -1997,8 +1997,11 @@ cdef class ScreenSink(Sink):
             return self.combine(char)
         if not self.wrap and width > 1 and (width > sx or (self.cx != sx and self.cx > sx - width)):
             return 0
-        if self.insert and (width != 1 or self.cx != sx - 1 or self.pad_at_cursor()):
-            self.insertcharacter(width)  # room for it at the cursor, before any wrap (_screen_py.ScreenSink.put_char)
+        if self.insert:
+            if width == 1 and self.cx <= sx - 2 and self.insert_char(char):
+                return 0
+            if width != 1 or self.cx != sx - 1 or self.pad_at_cursor():
+                self.insertcharacter(width)  # room for it at the cursor, before any wrap (_screen_py.ScreenSink.put_char)
         if self.wrap and self.cx > sx - width:
             self.linefeed(True)
             self.cx = 0
@@ -2021,6 +2024,43 @@ cdef class ScreenSink(Sink):
         else:
             self.cx = sx - (0 if self.wrap else 1)
         return 0
+
+    cdef int insert_char(self, uint32_t char) except -1 nogil:
+        """_screen_py.ScreenSink.insert_char, for put_char's every one-cell character in insert mode at a
+        column before the last. The insert (move_cells) leaves the cursor's cell blank, overwrite finds
+        nothing to clear there (no padding at it, a blank before the cell after it), and the write replaces
+        that blank, counting nothing. So the character is the cell the insert puts in, one edit of the row
+        (the cells pushed past the margin go and are counted, the row is trimmed, the live cells and the
+        used count are what the two steps made them). The move, the look and the write each found the
+        cursor's chunk of a chunked row again: x then BS over a full 1000-column row in insert mode 24 MB/s,
+        2,100 instructions a character (round 45). Where nothing moves (the cursor at or past the row's end)
+        or the row is longer than the screen is wide, put_char's two steps as they are: returns 0, and 1
+        when it wrote the character."""
+        cdef Py_ssize_t sx = self.columns, cx = self.cx, y = self.cursor_row(), size, moved
+        cdef Row *row = row_at(&self.screen, y)
+        cdef uint32_t *cells
+        size = row.line.len
+        if cx >= size or size > sx:
+            return 0
+        if cx < row.lead:
+            row.lead = cx
+        moved = (size if size < sx - 1 else sx - 1) - cx  # (the cells that stay on the row move right by one)
+        if row.line.chunked != NULL or (moved > self.chunk_size and self.chunk_row(row)):  # (as move_cells)
+            chunks_insert_fill(&row.line, cx, 1, char, self.chunk_size)
+            if row.line.len > sx:
+                self.stats[S_OVERWRITTEN] += chunks_delete(&row.line, sx, row.line.len, self.chunk_size)
+        else:
+            row_reserve(row, size + 1)
+            cells = row.line.cells
+            if size == sx:
+                self.stats[S_OVERWRITTEN] += written_cells(cells, sx - 1, sx)
+            memmove(cells + cx + 1, cells + cx, moved * sizeof(uint32_t))
+            cells[cx] = char
+            row.line.len = cx + 1 + moved
+        row_trim(row, self.chunk_size)
+        self.cx = cx + 1
+        self.end_write(row, size, row.line.len, sx)
+        return 1
 
     cdef uint32_t *prepare_cells(self, Py_ssize_t y, Py_ssize_t x, Py_ssize_t n, bint counted) except NULL nogil:
         """_screen_py.ScreenSink.write_cells without the copy: where cells [x, x + n) of row y go, then

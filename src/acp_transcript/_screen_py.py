@@ -1092,8 +1092,9 @@ class ScreenSink:
         """put_char of one narrow character in insert mode where put_inserted would take a run (its insert
         leaves its cell blank), on a row without marks: the insert and the write as one splice of the row.
         Through put_char, a character typed in insert mode was two rebuilds of the row and some twenty calls:
-        about 10 us (0.17-0.37 MB/s for ``x`` then CR; benchmarks/README.md, round 43). The core keeps
-        put_char for it (its insert and write are a few memmoves)."""
+        about 10 us (0.17-0.37 MB/s for ``x`` then CR; benchmarks/README.md, round 43). The core's twin, why
+        the two steps are one edit, is put_char's for every such character (round 45: there the move, the
+        look for padding and the write each found the row's chunk again)."""
         screen = self.screen
         cx, sx = self.cx, self.columns
         entry = screen.base + self.cy
