@@ -36,11 +36,16 @@ cdef uint32_t *chunk_alloc(Py_ssize_t size) except NULL nogil:
 cdef inline void fill_cells(uint32_t *cells, uint32_t cell, Py_ssize_t n) noexcept nogil:
     """n cells of a fill (``cell``: a chunk's fill value, PAIRED or not) from its start."""
     cdef Py_ssize_t i
-    cdef uint32_t odd
-    if cell & PAIRED:
-        odd = (cell & PAIR_ODD) != 0
-        for i in range(n):
-            cells[i] = PAD if (i ^ odd) & 1 else cell & PAIR_CHAR
+    cdef uint32_t first, second
+    if cell & PAIRED:  # a pair a step (a test of each cell's parity was 12 instructions a cell: REP of a wide
+        first, second = cell & PAIR_CHAR, PAD  # character in insert mode over a chunk of 1000 columns, round 45)
+        if cell & PAIR_ODD:
+            first, second = PAD, cell & PAIR_CHAR
+        for i in range(0, n - 1, 2):
+            cells[i] = first
+            cells[i + 1] = second
+        if n & 1:
+            cells[n - 1] = first
         return
     for i in range(n):
         cells[i] = cell
