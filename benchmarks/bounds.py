@@ -245,6 +245,15 @@ CASES = {
     "sized 1000x24: insert mode: lines of 999 over a full row": ("b'x' * 1000 + b'\\r\\x1b[4h'",
                                                                  "(b'y' * 999 + b'\\r') * 65"),
     "sized 80x1000: insert mode: x then CR": ("b'\\x1b[4h'", "b'x\\r' * 32768"),
+    # (round 45, the sweep) a character typed in insert mode: at the last column its insert's clear trimmed a
+    # full row that its write padded out again; before it, the insert, the look for padding and the write each
+    # found the row's chunk again (insert_char makes them one edit)
+    "sized 1000x24: insert mode: x then CUF 1024 (the last column)": ("b'\\x1b[4h'", "b'x\\x1b[1024C' * 9362"),
+    "sized 1000x24: insert mode: x then BS at column 0 of a full row": ("b'\\x1b[4h'", "b'x\\x08' * 32768"),
+    "sized 1000x24: insert mode: letters in turn then BS at column 0 of a full row": (
+        "b'\\x1b[4h'", "b''.join(bytes([97 + i % 26]) + b'\\x08' for i in range(32768))"),
+    "sized 1000x24: insert mode: a wide character then REP 79 then CR": (
+        "b'\\x1b[4h'", "'\\u4e2d\\x1b[79b\\r'.encode() * 8192"),
     # (round 43, the sweep) a wide character then BS: each write blanks the pair before it, the row trimmed to
     # nothing and the next write padded it back to the cursor, O(columns) each time (round 44: no trim when a
     # write follows; the fallback writes the blank and the pair at once)

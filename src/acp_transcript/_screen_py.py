@@ -1078,8 +1078,7 @@ class ScreenSink:
                     pattern = _ASCII_RUN if char <= "~" else _NARROW_RUN if width == 1 else _WIDE_RUN
                     stop = min(pattern.match(text, start).end(), start + take)  # type: ignore[union-attr]
             if stop - start < 2:
-                if take and width == 1 and (self.screen.marks is None
-                                            or self.screen.marks[self.screen.base + self.cy] is None):
+                if take and width == 1:
                     self.insert_char(char)
                 else:
                     self.put_char(char, width)
@@ -1090,11 +1089,13 @@ class ScreenSink:
 
     def insert_char(self, char: str) -> None:
         """put_char of one narrow character in insert mode where put_inserted would take a run (its insert
-        leaves its cell blank), on a row without marks: the insert and the write as one splice of the row.
-        Through put_char, a character typed in insert mode was two rebuilds of the row and some twenty calls:
-        about 10 us (0.17-0.37 MB/s for ``x`` then CR; benchmarks/README.md, round 43). The core's twin, why
-        the two steps are one edit, is put_char's for every such character (round 45: there the move, the
-        look for padding and the write each found the row's chunk again)."""
+        leaves its cell blank): the insert and the write as one splice of the row, and of its marks' codes if
+        it has any (the new cell has none). Through put_char, a character typed in insert mode was two
+        rebuilds of the row and some twenty calls: about 10 us (0.17-0.37 MB/s for ``x`` then CR;
+        benchmarks/README.md, round 43; on a row with marks until round 45, 0.32-0.49 for ``e`` and a
+        combining mark then CR). The core's twin, why the two steps are one edit, is put_char's for every
+        such character (round 45: there the move, the look for padding and the write each found the row's
+        chunk again)."""
         screen = self.screen
         cx, sx = self.cx, self.columns
         entry = screen.base + self.cy
@@ -1109,6 +1110,9 @@ class ScreenSink:
             new = row[:cx] + char + row[cx : sx - 1]
             if new[-1] == BLANK:
                 new = trim_row(new)
+        if screen.marks is not None and screen.marks[entry] is not None and len(screen.marks[entry][0]) > cx:
+            codes, strings = screen.marks[entry]  # (codes that end before the cursor stay as they are)
+            screen.marks[entry] = ((codes[:cx] + NO_MARK + codes[cx : sx - 1])[: len(new)], strings)
         screen.rows[entry] = new
         screen.cells += len(new) - size
         if screen.used[entry] < sx:  # (the insert's move reaches the margin: move_cells; a narrower resize
