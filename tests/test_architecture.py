@@ -30,6 +30,9 @@ ONLY_PY = {
     ("LineWindow", "print"), ("LineWindow", "append_lines"),  # ...and appends the lines of a run at once
     ("Sink", "csi_finals"),  # the fallback parses parameters only for functions the sink has
     ("LineWindow", "like"),  # the fallback swaps window objects; the core packs them (see ONLY_C)
+    # the fallback's tabbed runs go on across LFs (the core's stop at an LF, whose line feed is its own step):
+    # tab-indented lines appended at once, as print appends plain ones
+    ("LineWindow", "print_tabbed"),
     ("StripSink", "take"), ("StripSink", "output"),  # lists of str pieces; the core writes to a Buf
     ("Parser", "text"), ("Parser", "drop_controls"), ("Parser", "decode_utf8"), ("Parser", "clean_decoded"),
     ("RenderSink", "csi_finals"), ("StripSink", "csi_finals"), ("RecordingSink", "csi_finals"),

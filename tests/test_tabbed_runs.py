@@ -72,6 +72,12 @@ def untabbed(chunks: list[bytes], options: dict) -> tuple[list[str], dict[str, i
 @example((b"abc\ndef\nx\ty\tz", [b"abc\ndef\n", b"x\ty\tz"]), {"max_live_cells": 10})
 @example((b"\t\r\x1b[8Gy\n", [b"\t\r\x1b[8Gy\n"]), {})  # the last FILL of a span overwritten: the span is cut
 @example((b"\t\t\r\x1b[9Gx\n", [b"\t\t\r\x1b[9Gx\n"]), {})  # a whole span, then FILLs whose TAB was overwritten
+# (round 45) a tabbed run goes on across LFs and CR LFs, its lines appended at once: from a column past 0, with
+# REP after its last LF, and lines with whole and cut spans committed together
+@example((b"abc\tx\n\ty\r\nz\tw\n", [b"abc\tx\n\ty\r\nz\tw\n"]), {})
+@example((b"ab\tx\n\x1b[3b\ty\n\x1b[2b", [b"ab\tx\n\x1b[3b\ty\n\x1b[2b"]), {})
+@example((b"a\tb\rcd\n\tx\n\t\ty\n" * 3, [b"a\tb\rcd\n\tx\n\t\ty\n" * 3]), {"live_lines": 1})
+@example((b"\tx\n" * 5 + b"1234567\t\n", [b"\tx\n" * 5 + b"1234567\t\n"]), {"live_lines": 2})
 def test_tabbed_runs_change_nothing(both, case, options) -> None:
     """Call by call, text and counters: the core (tabbed runs, narrow lines with spans), the fallback
     (tabbed runs) and the fallback piece by piece agree."""

@@ -85,8 +85,8 @@ class RenderSink:
         window.print(text)
 
     def print_tabbed(self, text: str) -> None:
-        """Printable ASCII and tabs (the parser's tabbed runs): as print and execute(HT) piece by piece,
-        written at once where the window can (LineWindow.write_tabbed)."""
+        """Printable ASCII, tabs and LFs (the parser's tabbed runs): as print and execute(HT) piece by piece,
+        written at once where the window can (LineWindow.print_tabbed)."""
         if self.overlay_origin is not None:  # (where the overlay line ends is print's to find)
             for index, piece in enumerate(text.split("\t")):
                 if index:
@@ -94,7 +94,7 @@ class RenderSink:
                 if piece:
                     self.print(piece)
             return
-        self.window.write_tabbed(text)
+        self.window.print_tabbed(text)
 
     def execute(self, byte: int) -> None:
         window = self.window

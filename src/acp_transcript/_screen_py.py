@@ -1110,9 +1110,11 @@ class ScreenSink:
             new = row[:cx] + char + row[cx : sx - 1]
             if new[-1] == BLANK:
                 new = trim_row(new)
-        if screen.marks is not None and screen.marks[entry] is not None and len(screen.marks[entry][0]) > cx:
-            codes, strings = screen.marks[entry]  # (codes that end before the cursor stay as they are)
-            screen.marks[entry] = ((codes[:cx] + NO_MARK + codes[cx : sx - 1])[: len(new)], strings)
+        marks = screen.marks[entry] if screen.marks is not None else None
+        if marks is not None and len(marks[0]) > cx:  # (codes that end before the cursor stay as they are)
+            codes, strings = marks
+            codes = (codes[:cx] + NO_MARK + codes[cx : sx - 1])[: len(new)]
+            screen.marks[entry] = (codes, strings)  # type: ignore[index]
         screen.rows[entry] = new
         screen.cells += len(new) - size
         if screen.used[entry] < sx:  # (the insert's move reaches the margin: move_cells; a narrower resize
