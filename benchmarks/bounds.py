@@ -201,6 +201,13 @@ CASES = {
     # region at the wrap (21-25 MB/s), until ASCII text wrapped through the lag (wrap_through_lag)
     "sized 80x65535: lines of 100 at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "(b'x' * 99 + b'\\n') * 656"),
+    # (round 45) lines of characters that are not ASCII there: the core settled its lag at each line's print
+    # (1.8 MB/s for e-acute LF; the fallback's lag never moves the cursor's row: 3.1), until text that stays on
+    # the cursor's row went through it as ASCII does (stays_on_cursor_row)
+    "sized 80x65535: lines of e-acute at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "'\\u00e9\\n'.encode() * 21845"),
+    "sized 80x65535: lines of CJK at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "'\\u4e2d\\u6587\\u5b57\\n'.encode() * 6553"),
     # (round 40) a log at the bottom of the whole screen, past max_live_cells (17,190 lines of 61 cells; the
     # REP lines reach it at 1 MB): each line commits the topmost row, and the core's scan for it read every
     # row emptied before (30 and 2.6-3.5 MB/s at 10 MB), until a commit from the busy range's top moved it

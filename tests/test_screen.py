@@ -1262,6 +1262,9 @@ ERASE_TOP = b"\x1b[1;1H\x1b[2K\x1b[2;1H\x1b[2K"
 lagged_ops = st.one_of(
     st.sampled_from([b"\n", b"\x1bD", b"\x1bE", b"\x1bM", b"\x1b[S", b"\x1b[4S", b"\x1b[T", b"\x1b[2T", b"\r",
                      b"\x1b[b", b"\x1b[4b", "\u4e2d".encode(), "e\u200d".encode(), b"\x1b[K", ERASE_TOP,
+                     # (round 45) text that is not ASCII goes to the cursor's row through the lag when it fits
+                     "\u00e9\u00e8".encode(), "\u0301".encode(), "\u4e2d\u6587\u5b57".encode(), "\u00e9" .encode() * 12,
+                     "x\u200d\u4e2d".encode(),
                      b"\x1b7", b"\x1b8", b"\x1b[s", b"\x1b[u", b"\x1b[2A", b"\x1b[B", b"\x1b[3C", b"\x1b[D",
                      b"\x1b[E", b"\x1b[F", b"\x1b[5G", b"\x1b[7d", b"\x1b[Z",
                      b"\x1b[1K", b"\x1b[2K", b"\x1b[3X", b"\x1b[20X", b"\x1b[2P", b"\x1b[20P", b"\x1b[3@",
@@ -1322,6 +1325,14 @@ lagged_ops = st.one_of(
 @example([b"\x1b[9;1H\nabcdefghij\nabcdefghij\nabcdefghij"], b"\x1b[3;9r", 40)
 @example([b"\x1b[9;1H\nabcdefghij", b""], b"\x1b[3;9r", 60)
 @example([b"\x1b[9;1H\nabcdefghij", b""], b"\x1b[3;9r", 20)
+# (round 45) characters that are not ASCII after lagged line feeds: on the cursor's row where the lag left it when
+# they fit (a mark joins the cell before the cursor there), a wide character at the last column wraps (settles)
+@example([b"\x1b[9;1H\n", "\u00e9\u00e8\n\u00e9".encode(), "\u0301\n\u4e2d\u6587".encode()], b"\x1b[3;9r", 1000)
+@example([b"\x1b[9;1H\nabc\n\x1b[9;10H", "\u4e2d".encode(), "\u0301".encode()], b"\x1b[3;9r", 1000)
+@example([ERASE_TOP, b"\x1b[9;1H\n", "\u00e9".encode() * 10, "\n\u00e8".encode()], b"\x1b[3;9r", 40)
+# (in one piece: reading live settles the lag) put_char's text over a wide character, and after a pending ZWJ
+@example([b"\x1b[9;1H" + "\u4e2d\u4e2d\n\x1b[A\r\u00e9\n".encode(), b""], b"\x1b[3;9r", 1000)
+@example([b"\x1b[9;1H\n" + "e\u200d\u00e9\u00e8\n".encode(), b""], b"\x1b[3;9r", 1000)
 @given(st.lists(lagged_ops, max_size=40), st.sampled_from([b"\x1b[3;9r", b"\x1b[1;9r", b"\x1b[?1049h\x1b[3;9r"]),
        st.sampled_from([1000, 60]))
 def test_text_after_lagged_scrolls_goes_to_the_cursors_row(both, move_rule, ops, region, max_live_cells):
