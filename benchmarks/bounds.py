@@ -208,6 +208,15 @@ CASES = {
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "'\\u00e9\\n'.encode() * 21845"),
     "sized 80x65535: lines of CJK at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "'\\u4e2d\\u6587\\u5b57\\n'.encode() * 6553"),
+    # (round 45, a sweep of what follows x and LF there) BS, REP of such a character and ED 0 settled the lag too
+    # (1.8, 4.8 and 3.1 MB/s): BS at column 0 reads the row above where the lag left it, REP's copies stay on the
+    # cursor's row, ED 0 on the region's last row clears that row and the rows below the region
+    "sized 80x65535: x and LF and BS at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x08' * 21845"),
+    "sized 80x65535: x and LF and e-acute REP 3 at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "'x\\n\\u00e9\\x1b[3b'.encode() * 7281"),
+    "sized 80x65535: x and LF and ED 0 at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[J' * 13107"),
     # (round 40) a log at the bottom of the whole screen, past max_live_cells (17,190 lines of 61 cells; the
     # REP lines reach it at 1 MB): each line commits the topmost row, and the core's scan for it read every
     # row emptied before (30 and 2.6-3.5 MB/s at 10 MB), until a commit from the busy range's top moved it

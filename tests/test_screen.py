@@ -1264,7 +1264,7 @@ lagged_ops = st.one_of(
                      b"\x1b[b", b"\x1b[4b", "\u4e2d".encode(), "e\u200d".encode(), b"\x1b[K", ERASE_TOP,
                      # (round 45) text that is not ASCII goes to the cursor's row through the lag when it fits
                      "\u00e9\u00e8".encode(), "\u0301".encode(), "\u4e2d\u6587\u5b57".encode(), "\u00e9" .encode() * 12,
-                     "x\u200d\u4e2d".encode(),
+                     "x\u200d\u4e2d".encode(), "\u00e9\x1b[3b".encode(), b"\x1b[J", b"\x1b[0J",
                      b"\x1b7", b"\x1b8", b"\x1b[s", b"\x1b[u", b"\x1b[2A", b"\x1b[B", b"\x1b[3C", b"\x1b[D",
                      b"\x1b[E", b"\x1b[F", b"\x1b[5G", b"\x1b[7d", b"\x1b[Z",
                      b"\x1b[1K", b"\x1b[2K", b"\x1b[3X", b"\x1b[20X", b"\x1b[2P", b"\x1b[20P", b"\x1b[3@",
@@ -1330,6 +1330,15 @@ lagged_ops = st.one_of(
 @example([b"\x1b[9;1H\n", "\u00e9\u00e8\n\u00e9".encode(), "\u0301\n\u4e2d\u6587".encode()], b"\x1b[3;9r", 1000)
 @example([b"\x1b[9;1H\nabc\n\x1b[9;10H", "\u4e2d".encode(), "\u0301".encode()], b"\x1b[3;9r", 1000)
 @example([ERASE_TOP, b"\x1b[9;1H\n", "\u00e9".encode() * 10, "\n\u00e8".encode()], b"\x1b[3;9r", 40)
+# REP of such a character (fill_run), ED 0 on the region's last row (its rows below the region cleared), BS at
+# column 0 after a wrap at the region's bottom, each keeping the lag
+@example([b"\x1b[9;1H\n" + "\u00e9\x1b[4b\n\u00e8\x1b[20b\x1b[9;3H\x1b[J\x1b[11;1Hq\x1b[9;1H\n\x1b[J".encode(), b""],
+         b"\x1b[3;9r", 1000)
+@example([b"\x1b[10;1Hbelow\x1b[9;1H\nab\x1b[J\n", b""], b"\x1b[3;9r", 1000)
+@example([b"\x1b[9;1H\nab\ncd\x1b[3A\x1b[J", b""], b"\x1b[3;9r", 1000)  # ED 0 in the region's middle: settles
+@example([b"\x1b[9;1H\nab\ncd\x1b[1J\n", b""], b"\x1b[3;9r", 1000)  # ED 1 and ED 2 on its last row too
+@example([b"\x1b[9;1H\nab\ncd\x1b[2Jq", b""], b"\x1b[3;9r", 1000)
+@example([b"\x1b[9;1H\nabcdefghijkl\r\x08Z\x08\x08\r\x08\x08Y", b""], b"\x1b[3;9r", 1000)
 # (in one piece: reading live settles the lag) put_char's text over a wide character, and after a pending ZWJ
 @example([b"\x1b[9;1H" + "\u4e2d\u4e2d\n\x1b[A\r\u00e9\n".encode(), b""], b"\x1b[3;9r", 1000)
 @example([b"\x1b[9;1H\n" + "e\u200d\u00e9\u00e8\n".encode(), b""], b"\x1b[3;9r", 1000)

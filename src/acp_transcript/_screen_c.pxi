@@ -1324,7 +1324,7 @@ cdef class ScreenSink(Sink):
                 self.clear_cells(cy, cx + m, x)
         self.cx = self.cursor_after(cx + m)  # (with auto-wrap off, a character at the last column keeps it there)
         if fill and width == 1:  # (REP: a fill, one chunk on a chunked row)
-            return self.write_fill(row, cx, m, fill)
+            return self.write_fill(cy, row, cx, m, fill)
         if fill and self.fills_chunks(row, cx, m):  # (of a wide character: a fill of pairs, as pair_fill)
             return self.fill_chunks(cy, row, cx, m, fill | PAIRED)
         dst = self.prepare_cells(cy, cx, m, True)
@@ -1414,10 +1414,10 @@ cdef class ScreenSink(Sink):
         put_char for the character over a cell where it does not) as fills, so that REP costs what
         put_fill's does, not a cell written one by one (8 MB/s at 1000 columns; with auto-wrap off 1 MB/s,
         round 34). (A space on a blank cell writes nothing, where a fill would write it.)"""
-        cdef Py_ssize_t sx = self.columns, cx, take
+        cdef Py_ssize_t sx = self.columns, cx, take, y
         cdef Row *row
-        if self.lag:
-            self.settle()
+        if self.lag and self.cx + n > sx:  # (REP's count stops at the margin: its copies stay on the cursor's
+            self.settle()  # row, written where a region's lag left it, as put_char does; round 45)
         while n > 0:
             if self.cx > sx - 1:
                 if not self.wrap:  # (REP stops at the margin: n was at most what is left of the row)
@@ -1425,25 +1425,26 @@ cdef class ScreenSink(Sink):
                 self.linefeed(True)
                 self.cx = 0
             cx = self.cx
-            row = row_at(&self.screen, self.cy)
+            y = self.cursor_row()
+            row = row_at(&self.screen, y)
             take = self.clean_take(row, cx, sx - cx if sx - cx < n else n, 1)
             if take <= 0:
                 self.put_char(char, 1)
                 n -= 1
                 continue
-            self.write_fill(row, cx, take, char)
+            self.write_fill(y, row, cx, take, char)
             n -= take
             self.cx = self.cursor_after(cx + take)
         return 0
 
-    cdef inline int write_fill(self, Row *row, Py_ssize_t x, Py_ssize_t n, uint32_t char) except -1 nogil:
-        """n cells of ``char`` from column x of the cursor's row, counting what they overwrite: a fill chunk
-        where the row is chunks or becomes them, else cells (fill_run's, put_spaces')."""
+    cdef inline int write_fill(self, Py_ssize_t y, Row *row, Py_ssize_t x, Py_ssize_t n, uint32_t char) except -1 nogil:
+        """n cells of ``char`` from column x of the cursor's row (y, ``row``), counting what they overwrite: a
+        fill chunk where the row is chunks or becomes them, else cells (fill_run's, put_spaces')."""
         cdef uint32_t *dst
         cdef Py_ssize_t i
         if self.fills_chunks(row, x, n):
-            return self.fill_chunks(self.cy, row, x, n, char)
-        dst = self.prepare_cells(self.cy, x, n, True)
+            return self.fill_chunks(y, row, x, n, char)
+        dst = self.prepare_cells(y, x, n, True)
         for i in range(n):
             dst[i] = char
         return self.finish_cells()
@@ -1520,7 +1521,7 @@ cdef class ScreenSink(Sink):
                 # clean_take leaves out a wide character whose padding is past them): spaces over all of
                 # them, a fill as fill_run's. REP of a space over the row it blanked, again and again, then
                 # costs what REP of another character does (9.4 -> 150 MB/s at 1000 columns, round 34)
-                self.write_fill(row, cx, end - cx, 0x20)
+                self.write_fill(self.cy, row, cx, end - cx, 0x20)
                 n -= take
                 self.cx = self.cursor_after(cx + take)
                 continue
@@ -1557,9 +1558,7 @@ cdef class ScreenSink(Sink):
             if self.cx < sx - 1:
                 target = (self.cx // 8 + 1) * 8
                 self.cx = target if target < sx - 1 else sx - 1
-        elif byte == BS:
-            if self.lag:
-                self.settle()
+        elif byte == BS:  # (at column 0 it reads the row above the cursor's where the lag left it: backspace)
             self.backspace()
         else:  # LF, VT, FF
             if self.lags and self.cy == self.rlower:
@@ -1604,8 +1603,9 @@ cdef class ScreenSink(Sink):
     cdef int csi_dispatch(self, const uint32_t *params, int nparams, uint8_t final) except -1 nogil:
         cdef Py_ssize_t n = param(params, nparams, 0, 1), m, how, top, bottom, cx
         cdef int i
-        if self.lag and (settles_lag(final) or ((final == 0x4C or final == 0x4D) and self.cy != self.rlower)):
-            self.settle()
+        if self.lag and (settles_lag(final) or ((final == 0x4C or final == 0x4D) and self.cy != self.rlower)) and not (
+                final == 0x4A and self.cy == self.rlower and param(params, nparams, 0, 0) == 0):
+            self.settle()  # (ED 0 on the region's last row clears the cursor's row and the rows below the region)
         if final == 0x48 or final == 0x66:  # H: CUP, f: HVP
             m = param(params, nparams, 1, 1)
             self.cursormove(m - 1, n - 1, True)
@@ -1726,7 +1726,7 @@ cdef class ScreenSink(Sink):
             # print_cps's loop for a run of one width, without its scan of the copies for their widths (13
             # instructions a character; _screen_py.ScreenSink.fill_run). Here and not in fill_run: a second
             # caller of clean_take cost put_run its inlining (other scripts +2% on 80x24)
-            if self.lag:  # (as print_cps; not set here today: the character was printed by print_cps)
+            if self.lag:  # (its pairs may wrap; print_cps keeps the lag where its text stays on the row)
                 self.settle()
             i = 0
             while i < count:
@@ -2857,7 +2857,7 @@ cdef class ScreenSink(Sink):
         if self.cx == 0 and self.cy == 0 and not self.has_main:
             return self.clearscreen()
         if self.cx <= self.columns - 1:
-            self.clear_cells(self.cy, self.cx, self.columns)
+            self.clear_cells(self.cursor_row(), self.cx, self.columns)
         return self.clear_lines(self.cy + 1, self.height - self.cy - 1)
 
     cdef int clearstartofscreen(self) except -1 nogil:
@@ -3015,8 +3015,11 @@ cdef class ScreenSink(Sink):
         return 0
 
     cdef int backspace(self) except -1 nogil:
+        """BS at column 0 goes back onto the row above if that row wrapped, found where a region's lag left it
+        (lagged_row): x, LF and BS at the bottom of a region in the middle of 80x65,535 settled the lag at
+        each BS, 1.8 MB/s (round 45)."""
         if self.cx == 0:
-            if self.cy > 0 and row_at(&self.screen, self.cy - 1).wrapped:
+            if self.cy > 0 and row_at(&self.screen, self.lagged_row(self.cy - 1)).wrapped:
                 self.cy -= 1
                 self.cx = self.columns - 1
         else:
