@@ -217,6 +217,8 @@ CASES = {
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "'x\\n\\u00e9\\x1b[3b'.encode() * 7281"),
     "sized 80x65535: x and LF and ED 0 at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[J' * 13107"),
+    "sized 80x65535: x and LF and ED 1 at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[1J' * 10923"),
     # (round 40) a log at the bottom of the whole screen, past max_live_cells (17,190 lines of 61 cells; the
     # REP lines reach it at 1 MB): each line commits the topmost row, and the core's scan for it read every
     # row emptied before (30 and 2.6-3.5 MB/s at 10 MB), until a commit from the busy range's top moved it

@@ -1336,8 +1336,10 @@ lagged_ops = st.one_of(
          b"\x1b[3;9r", 1000)
 @example([b"\x1b[10;1Hbelow\x1b[9;1H\nab\x1b[J\n", b""], b"\x1b[3;9r", 1000)
 @example([b"\x1b[9;1H\nab\ncd\x1b[3A\x1b[J", b""], b"\x1b[3;9r", 1000)  # ED 0 in the region's middle: settles
-@example([b"\x1b[9;1H\nab\ncd\x1b[1J\n", b""], b"\x1b[3;9r", 1000)  # ED 1 and ED 2 on its last row too
-@example([b"\x1b[9;1H\nab\ncd\x1b[2Jq", b""], b"\x1b[3;9r", 1000)
+@example([b"\x1b[9;1H\nab\ncd\x1b[1J\n", b""], b"\x1b[3;9r", 1000)  # ED 1 on its last row: the region's rows
+@example([b"\x1b[9;1H\nxy\x1b[1J", b""], b"\x1b[3;9r", 1000)  # in two runs of the row order, or one
+@example([b"\x1b[1;1Habcdefghijkl\x1b[9;1Habcdefghijkl\n\n\nx\x1b[1Jz", b""], b"\x1b[1;9r", 1000)  # (wrapped)
+@example([b"\x1b[9;1H\nab\ncd\x1b[2Jq", b""], b"\x1b[3;9r", 1000)  # ED 2 settles
 @example([b"\x1b[9;1H\nabcdefghijkl\r\x08Z\x08\x08\r\x08\x08Y", b""], b"\x1b[3;9r", 1000)
 # (in one piece: reading live settles the lag) put_char's text over a wide character, and after a pending ZWJ
 @example([b"\x1b[9;1H" + "\u4e2d\u4e2d\n\x1b[A\r\u00e9\n".encode(), b""], b"\x1b[3;9r", 1000)

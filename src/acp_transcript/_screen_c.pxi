@@ -1604,8 +1604,8 @@ cdef class ScreenSink(Sink):
         cdef Py_ssize_t n = param(params, nparams, 0, 1), m, how, top, bottom, cx
         cdef int i
         if self.lag and (settles_lag(final) or ((final == 0x4C or final == 0x4D) and self.cy != self.rlower)) and not (
-                final == 0x4A and self.cy == self.rlower and param(params, nparams, 0, 0) == 0):
-            self.settle()  # (ED 0 on the region's last row clears the cursor's row and the rows below the region)
+                final == 0x4A and self.cy == self.rlower and param(params, nparams, 0, 0) <= 1):
+            self.settle()  # (ED 0 and ED 1 on the region's last row: clearendofscreen, clearstartofscreen)
         if final == 0x48 or final == 0x66:  # H: CUP, f: HVP
             m = param(params, nparams, 1, 1)
             self.cursormove(m - 1, n - 1, True)
@@ -2861,6 +2861,21 @@ cdef class ScreenSink(Sink):
         return self.clear_lines(self.cy + 1, self.height - self.cy - 1)
 
     cdef int clearstartofscreen(self) except -1 nogil:
+        """ED 1. On a lagged region's last row (csi_dispatch keeps the lag only there), the rows above the
+        cursor's are the rows above the region and every row of the region but the cursor's, which the lag
+        leaves as two runs in the row order, after the cursor's row and before it: each run's clear_lines
+        unwraps the row above it on the screen, which is emptied here too. (x, LF and ED 1 at the bottom of
+        a region in the middle of 80x65,535 rotated the region back into order each time: 1.8 MB/s; round
+        45.) ED 0 there clears the cursor's row and the rows below the region, which the lag leaves in place."""
+        cdef Py_ssize_t p
+        if self.lag:
+            p = self.cursor_row()
+            if self.rupper > 0:
+                self.clear_lines(0, self.rupper)
+            self.clear_lines(p + 1, self.rlower - p)  # (the region's top rows on the screen: never none)
+            if p > self.rupper:
+                self.clear_lines(self.rupper, p - self.rupper)
+            return self.clear_cells(p, 0, self.cx + 1)
         if self.cy > 0:
             self.clear_lines(0, self.cy)
         return self.clear_cells(self.cy, 0, self.cx + 1)
