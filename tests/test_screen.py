@@ -1341,6 +1341,9 @@ lagged_ops = st.one_of(
 @example([b"\x1b[1;1Habcdefghijkl\x1b[9;1Habcdefghijkl\n\n\nx\x1b[1Jz", b""], b"\x1b[1;9r", 1000)  # (wrapped)
 @example([b"\x1b[9;1H\nab\ncd\x1b[2Jq", b""], b"\x1b[3;9r", 1000)  # ED 2 settles
 @example([b"\x1b[9;1H\nabcdefghijkl\r\x08Z\x08\x08\r\x08\x08Y", b""], b"\x1b[3;9r", 1000)
+@example([b"\x1b[9;1Habcdefghijkl\n\x08\x08Z", b""], b"\x1b[3;9r", 1000)  # (the row held aside wrapped)
+@example([b"\x1b[9;1Habcdefghijkl\n\n\x1b[2A\r\x08Z", b""], b"\x1b[3;9r", 1000)  # (BS on another row: settles)
+@example([b"\x1b[3;1Habcdefghijkl\x1b[3;1H\x1bM\x1bM\x08Q\x1b[4;1H\x08R", b""], b"\x1b[3;9r", 1000)  # after RIs
 # (in one piece: reading live settles the lag) put_char's text over a wide character, and after a pending ZWJ
 @example([b"\x1b[9;1H" + "\u4e2d\u4e2d\n\x1b[A\r\u00e9\n".encode(), b""], b"\x1b[3;9r", 1000)
 @example([b"\x1b[9;1H\n" + "e\u200d\u00e9\u00e8\n".encode(), b""], b"\x1b[3;9r", 1000)
