@@ -661,6 +661,23 @@ def test_rep_of_any_character_is_printing_it(impl, case, char, count, repeats):
 INSERTED = ["a", "b", " ", "\u00e9", "\u2500", "\u4e2d", "\u6587", "\U0001f600", "e\u0301", "\u200d", "\u202e"]
 
 
+def decoded_and_counted(impl, stream: bytes, columns: int, rows: int, max_live_cells: int,
+                        narrower: int = 0) -> tuple:
+    """What two streams that write the same text with different control sequences are compared by: the
+    output, ``live``, ``live`` again after a resize ``narrower`` columns narrower (if any: a row's used cells
+    show past its text), the final call's output and the stats but ``sequences_removed``."""
+    decoder = impl.TranscriptDecoder(columns=columns, rows=rows, max_live_cells=max_live_cells)
+    out = decoder.decode(stream)
+    live = decoder.live
+    stats = dict(decoder.stats)
+    del stats["sequences_removed"]
+    resized = None
+    if narrower:
+        decoder.resize(max(columns - narrower, 1), rows)
+        resized = decoder.live
+    return out, live, resized, decoder.decode(b"", final=True), stats
+
+
 def one_at_a_time(text: str) -> str:
     return "".join(char + "\x1b[?25l" for char in text)
 
@@ -677,15 +694,8 @@ def test_text_in_insert_mode_is_its_characters_one_at_a_time(both, case, pieces,
     for move, chars in pieces:
         runs += (move + "".join(chars)).encode()
         one_by_one += (move + one_at_a_time("".join(chars))).encode()
-    results = []
-    for impl in both:
-        for stream in (runs, one_by_one):
-            decoder = impl.TranscriptDecoder(columns=columns, rows=rows, max_live_cells=max_live_cells)
-            out = decoder.decode(stream)
-            live = decoder.live
-            stats = dict(decoder.stats)
-            del stats["sequences_removed"]
-            results.append((out, live, decoder.decode(b"", final=True), stats))
+    results = [decoded_and_counted(impl, stream, columns, rows, max_live_cells)
+               for impl in both for stream in (runs, one_by_one)]
     assert results[0] == results[1] == results[2] == results[3]
 
 
@@ -746,17 +756,9 @@ def test_a_narrow_character_typed_in_insert_mode_is_ich_then_the_character(both,
     for before, chars in pieces:  # (a combining mark joins the character before it: no insert of its own)
         typed += (before + "".join(chars)).encode()
         written_out += (before + "".join("\x1b[@\x1b[4l" + char + "\x1b[4h" for char in chars)).encode()
-    results = []
     with chunk_cells(both[0], cells):  # (the core's rows in chunks of a few cells, or flat)
-        for impl in both:
-            for stream in (typed, written_out):
-                decoder = impl.TranscriptDecoder(columns=columns, rows=rows, max_live_cells=max_live_cells)
-                out = decoder.decode(stream)
-                live = decoder.live
-                stats = dict(decoder.stats)
-                del stats["sequences_removed"]
-                decoder.resize(max(columns - narrower, 1), rows)  # (a row's used cells show past its text)
-                results.append((out, live, decoder.live, decoder.decode(b"", final=True), stats))
+        results = [decoded_and_counted(impl, stream, columns, rows, max_live_cells, narrower)
+                   for impl in both for stream in (typed, written_out)]
     assert results[0] == results[1] == results[2] == results[3]
 
 
