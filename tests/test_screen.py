@@ -749,6 +749,9 @@ def test_runs_in_insert_mode(impl, data, expected):
                           st.sampled_from([("\u00e9",), ("\u2500",), ("\u00e9\u0301",), ("\u00e8", "\u2502")])),
                  max_size=10),
        st.sampled_from([1 << 20, 40, 25]), st.sampled_from([512, 2, 3]), st.integers(1, 3))
+# (the used count the insert leaves, the cells up to the margin: it decides where a wrapped row's text ends)
+@example((b"", 2, 1), [("", ("\u00e9",)), ("", ("\u00e9",)), ("", ("\u00e9",)), ("\r", ("\u00e9",)),
+                       ("\u4e2d", ("\u00e9",))], 1 << 20, 512, 1)
 def test_a_narrow_character_typed_in_insert_mode_is_ich_then_the_character(both, case, pieces, max_live_cells,
                                                                             cells, narrower):
     data, columns, rows = case
