@@ -2050,14 +2050,23 @@ cdef class ScreenSink(Sink):
         (the cells pushed past the margin go and are counted, the row is trimmed, the live cells and the
         used count are what the two steps made them). The move, the look and the write each found the
         cursor's chunk of a chunked row again: x then BS over a full 1000-column row in insert mode 24 MB/s,
-        2,100 instructions a character (round 45). Where nothing moves (the cursor at or past the row's end)
-        or the row is longer than the screen is wide, put_char's two steps as they are: returns 0, and 1
-        when it wrote the character."""
+        2,100 instructions a character (round 45). Where nothing moves (the cursor at or past the row's end,
+        as when typing at the end of a line), the insert changes only the row's used count (up to the
+        margin, as move_cells' end_write makes it): the write, and that. A row longer than the screen is
+        wide gets put_char's two steps as they are: returns 0, and 1 when it wrote the character."""
         cdef Py_ssize_t sx = self.columns, cx = self.cx, y = self.cursor_row(), size, moved
         cdef Row *row = row_at(&self.screen, y)
         cdef uint32_t *cells
         size = row.line.len
-        if cx >= size or size > sx:
+        if cx >= size:
+            cells = self.prepare_cells(y, cx, 1, True)
+            cells[0] = char
+            self.finish_cells()
+            if row.used < sx:
+                row.used = sx
+            self.cx = cx + 1
+            return 1
+        if size > sx:
             return 0
         if cx < row.lead:
             row.lead = cx
