@@ -219,6 +219,12 @@ CASES = {
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[J' * 13107"),
     "sized 80x65535: x and LF and ED 1 at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[1J' * 10923"),
+    # (round 45, sweep.py --shapes 80x65535 --states region) a wide character's wrap there rotated the region
+    # (put_char wrapped as linefeed does: 5.9 MB/s), HTS (ESC H) settled the lag (2.5)
+    "sized 80x65535: a wide character then CUF 1024 at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "'\\u4e2d\\x1b[1024C'.encode() * 6553"),
+    "sized 80x65535: x and LF and HTS at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1bH' * 16384"),
     # (round 40) a log at the bottom of the whole screen, past max_live_cells (17,190 lines of 61 cells; the
     # REP lines reach it at 1 MB): each line commits the topmost row, and the core's scan for it read every
     # row emptied before (30 and 2.6-3.5 MB/s at 10 MB), until a commit from the busy range's top moved it

@@ -1349,6 +1349,13 @@ lagged_ops = st.one_of(
 @example([b"\x1b[9;1Habcdefghijkl\n\x08\x08Z", b""], b"\x1b[3;9r", 1000)  # (the row held aside wrapped)
 @example([b"\x1b[9;1Habcdefghijkl\n\n\x1b[2A\r\x08Z", b""], b"\x1b[3;9r", 1000)  # (BS on another row: settles)
 @example([b"\x1b[3;1Habcdefghijkl\x1b[3;1H\x1bM\x1bM\x08Q\x1b[4;1H\x08R", b""], b"\x1b[3;9r", 1000)  # after RIs
+# text that is not ASCII wraps through the lag (put_run, put_char: a wide character at the last column, after a
+# mark), with auto-wrap off it stays (put_stuck), HTS changes no row
+@example([b"\x1b[9;1H\n" + ("\u00e9" * 25 + "\n" + "ab\u4e2d" * 5).encode(), b""], b"\x1b[3;9r", 1000)
+@example([b"\x1b[9;1H\n\x1b[9;10H" + "\u4e2d\u0301\u00e9\x1b[9;10H\u00e8\u0301\u4e2d".encode(), b""], b"\x1b[3;9r", 1000)
+@example([b"\x1b[9;1H\n\x1b[?7l" + ("\u00e9" * 14 + "\x1b[?7h\n\x1bHx\n\x1bH").encode(), b""], b"\x1b[3;9r", 60)
+@example([b"\x1b[4h", b"\x1b[9;2H", b"abcdefghijkl"], b"\x1b[3;9r", 1000)  # (insert mode wraps as linefeed does)
+@example([b"\x1bM", "\u00e9\u00e8".encode(), b"abcdefghi"], b"\x1b[1;9r", 1000)  # (and ASCII after it, after RI)
 # (in one piece: reading live settles the lag) put_char's text over a wide character, and after a pending ZWJ
 @example([b"\x1b[9;1H" + "\u4e2d\u4e2d\n\x1b[A\r\u00e9\n".encode(), b""], b"\x1b[3;9r", 1000)
 @example([b"\x1b[9;1H\n" + "e\u200d\u00e9\u00e8\n".encode(), b""], b"\x1b[3;9r", 1000)

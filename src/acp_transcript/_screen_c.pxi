@@ -1224,7 +1224,7 @@ cdef class ScreenSink(Sink):
         """_screen_py.ScreenSink.put_text."""
         cdef Py_ssize_t i = 0, k, run_end = 0
         cdef int width
-        if self.lag and not self.stays_on_cursor_row(cps, n):
+        if self.lag and self.insert:  # (put_inserted and insert_run edit the rows by their place)
             self.settle()
         if self.insert:
             return self.put_char(cps[0], char_width(cps[0])) if n == 1 else self.put_inserted(NULL, cps, n, 0)
@@ -1233,7 +1233,7 @@ cdef class ScreenSink(Sink):
                 k = i + 1
                 while k < n and cps[k] < 0x7F:
                     k += 1
-                self.put_ascii(NULL, cps + i, k - i, False)
+                self.put_ascii(NULL, cps + i, k - i, self.lags)  # (wraps through the lag: wrap_text)
                 i = k
                 continue
             if not self.wrap and cps[i] < 0x7F and self.stuck(3):  # (the same run with auto-wrap off, stuck)
@@ -1355,7 +1355,7 @@ cdef class ScreenSink(Sink):
         cdef bint clean
         while start < n:
             if self.cx > sx - width:
-                self.linefeed(True)
+                self.wrap_text()
                 self.cx = 0
             cx = self.cx
             take = (sx - cx) // width
@@ -1569,8 +1569,10 @@ cdef class ScreenSink(Sink):
         return 0
 
     cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
-        if self.lag and final != IND and final != NEL and final != RI and final != DECSC and final != DECRC:
-            # (IND, NEL and RI scroll; DECSC and DECRC only save and move the cursor, as settles_lag says)
+        if self.lag and final == RIS:
+            # (IND, NEL and RI scroll; DECSC and DECRC only save and move the cursor, as settles_lag says; the
+            # other finals change no row: HTS after each line at the bottom of a region in the middle of
+            # 80x65,535 rotated it back into order each time, 5 MB/s; round 45)
             self.settle()
         if final == RIS:
             self.set_alt(False, False)
@@ -1839,8 +1841,8 @@ cdef class ScreenSink(Sink):
         """ASCII (as bytes ``text`` or cells ``cps``) with auto-wrap on, a row's worth at a time, each where a
         region's lag left its row (cursor_row). ``through_lag`` (print_ascii, in a region whose scrolls may
         lag): its wraps too (wrap_through_lag), so that the lag is neither settled nor, on the region's last
-        row, rotated for; print_cps writes its other characters into the rows by their place, so it settles
-        first and wraps as linefeed does."""
+        row, rotated for; print_cps's ASCII too, since its other characters go where the lag left the
+        cursor's row and wrap through it (wrap_text; round 45)."""
         cdef Py_ssize_t sx = self.columns, cx, take, start = 0, y
         cdef uint32_t *dst
         cdef Row *row
@@ -1866,6 +1868,16 @@ cdef class ScreenSink(Sink):
             start += take
             self.cx = cx + take
         return 0
+
+    cdef inline int wrap_text(self) except -1 nogil:
+        """put_char's and put_run's wrap: through a region's lag where its scrolls may lag (wrap_through_lag),
+        as put_ascii's, else linefeed's. Text that is not ASCII settled the lag first at each print and
+        rotated the region at each wrap: a line of e-acute at the bottom of a region in the middle of
+        80x65,535 read 1.8 MB/s, a wide character then CUF 1024 there 6 (round 45); the rows its characters
+        go to are the cursor's where the lag left it (cursor_row: put_char, put_run, combine, put_stuck)."""
+        if self.lags and not self.insert:  # (insert mode's runs edit the rows by their place: settled first)
+            return self.wrap_through_lag()
+        return self.linefeed(True)
 
     cdef int wrap_through_lag(self) except -1 nogil:
         """linefeed(True) where a region's lag leaves the rows (put_ascii): the cursor's row is marked wrapped
@@ -1903,7 +1915,7 @@ cdef class ScreenSink(Sink):
             return n
         self.put_char(text[i] if text != NULL else cps[i], 1)  # (clears a wide character there: put_char)
         i += 1
-        row = row_at(&self.screen, self.cy)
+        row = row_at(&self.screen, self.cursor_row())
         if x >= row.line.len or row_cell(row, x) == BLANK:
             while i < last and (text[i] if text != NULL else cps[i]) == 0x20:
                 i += 1
@@ -1955,22 +1967,6 @@ cdef class ScreenSink(Sink):
         its wraps go through the lag (wrap_through_lag)."""
         return self.wrap and not self.zwj and self.cx + n <= self.columns
 
-    cdef bint stays_on_cursor_row(self, const uint32_t *cps, Py_ssize_t n) noexcept nogil:
-        """Whether print_cps's text stays on the cursor's row, with auto-wrap on and insert mode off: its
-        cells fit from the cursor to the margin (a character after a ZWJ, pending or in the text, is counted
-        though it joins the cell before). Then it is written where a region's lag left that row (cursor_row: put_char, put_run,
-        combine, put_ascii), as ASCII and REP are, and the lag is not settled. A line of any character but
-        ASCII at the bottom of a region in the middle of 80x65,535 rotated the region back into order at
-        each line: 1.8 MB/s for ``e-acute LF``, where ``x LF`` read 82 (round 45)."""
-        cdef Py_ssize_t cells = 0, room = self.columns - self.cx, i
-        if not self.wrap or self.insert:
-            return False
-        for i in range(n):
-            cells += 1 if cps[i] < 0x7F else char_width(cps[i])
-            if cells > room:
-                return False
-        return True
-
     cdef inline bint pad_at_cursor(self) noexcept nogil:
         """Whether the cursor's cell is a wide character's padding (put_char: _screen_py.ScreenSink.put_char
         says when insert mode's clear of the last column matters)."""
@@ -2020,7 +2016,7 @@ cdef class ScreenSink(Sink):
             if width != 1 or self.cx != sx - 1 or self.pad_at_cursor():
                 self.insertcharacter(width)  # room for it at the cursor, before any wrap (_screen_py.ScreenSink.put_char)
         if self.wrap and self.cx > sx - width:
-            self.linefeed(True)
+            self.wrap_text()
             self.cx = 0
         if self.cx > sx - width:
             return 0
