@@ -42,27 +42,9 @@ def _expand_cell_kinds(match: re.Match[str]) -> str:
 
 
 # A kept tab's span from k cells before the tab stop (SPEC 2.3, HT): TAB, then k - 1 FILLs; how tab() and
-# write_tabbed write it and _intact_tabs reads it.
+# write_tabbed write it and _intact_text reads it.
 _FILLS = [FILL * k for k in range(8)]
 _TAB_SPANS = ["", *(TAB + fills for fills in _FILLS)]
-
-
-def _intact_tabs(line: str) -> str | None:
-    """``_CELL_KINDS.sub(_expand_cell_kinds, line)`` when every tab span is whole (a tab written at the end
-    of a line, as in tab-indented code): a ``startswith`` per span instead of a Python callback per match;
-    ``None`` when a span is cut or a FILL stands alone, where the regex decides."""
-    pieces = line.split(TAB)
-    col = len(pieces[0])
-    if FILL in pieces[0]:
-        return None
-    for index in range(1, len(pieces)):
-        piece = pieces[index]
-        need = 7 - col % 8
-        if not piece.startswith(_FILLS[need]) or piece.find(FILL, need) >= 0:
-            return None
-        pieces[index] = piece[need:]
-        col += 1 + len(piece)
-    return "\t".join(pieces)
 
 
 def _tab_cells(text: str, col: int) -> str:
@@ -84,10 +66,11 @@ _CELL_KIND_SPACES = str.maketrans("\x01\x02", "  ")
 
 
 def _intact_text(text: str) -> str | None:
-    """Lines of cells joined by LFs, without blanks, as text when every tab span in them is whole: each span
-    one ``\\t`` that expandtabs gives back as exactly the span's cells. Three C-level passes over all the lines,
-    where _intact_tabs split each line and looped over its tabs (round 45: a commit of tab-indented lines);
-    ``None`` when a span is cut, where line_text decides line by line."""
+    """A line of cells, or lines joined by LFs, with each tab span as one ``\\t`` when every span is whole
+    (a tab written at the end of a line, as in tab-indented code): expandtabs gives each back as exactly
+    its span's cells (a blank is a column as any cell). Three C-level passes, where a split of each line
+    and a loop over its tabs were a commit of tab-indented lines' time (round 45); ``None`` when a span is
+    cut or a FILL stands alone, where the regex decides (line_text)."""
     kept = _SPAN.sub("\t", text)
     return kept if kept.expandtabs(8) == text.translate(_CELL_KIND_SPACES) else None
 
@@ -95,7 +78,7 @@ def _intact_text(text: str) -> str | None:
 def line_text(line: str) -> str:
     """The text of a window line: tab spans to ``\\t``, trailing blanks dropped, other blanks to spaces."""
     if TAB in line or FILL in line:
-        line = _intact_tabs(line) or _CELL_KINDS.sub(_expand_cell_kinds, line)
+        line = _intact_text(line) or _CELL_KINDS.sub(_expand_cell_kinds, line)
     if BLANK in line:
         line = line.rstrip(BLANK).replace(BLANK, " ")
     return line
@@ -453,9 +436,9 @@ class LineWindow:
         pieces = text.split("\n")
         lines = self.lines
         if self.keep_tabs and self.row == len(lines) - 1 and self.col == len(lines[-1]):
-            cells = [_tab_cells(piece, 0) if "\t" in piece else piece for piece in pieces]
-            if "\t" in pieces[0]:
-                cells[0] = _tab_cells(pieces[0], self.col)
+            first = pieces[0]  # (from the cursor's column; the lines after it from column 0)
+            cells = [_tab_cells(first, self.col) if "\t" in first else first]
+            cells += [_tab_cells(piece, 0) if "\t" in piece else piece for piece in pieces[1:]]
             if self.append_lines(cells, 0, sum(map(len, cells)) + len(cells) - 1):
                 return
         for index, piece in enumerate(pieces):
