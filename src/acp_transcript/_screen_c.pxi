@@ -1416,13 +1416,11 @@ cdef class ScreenSink(Sink):
         round 34). (A space on a blank cell writes nothing, where a fill would write it.)"""
         cdef Py_ssize_t sx = self.columns, cx, take, y
         cdef Row *row
-        if self.lag and self.cx + n > sx:  # (REP's count stops at the margin: its copies stay on the cursor's
-            self.settle()  # row, written where a region's lag left it, as put_char does; round 45)
-        while n > 0:
+        while n > 0:  # (on the cursor's row where a region's lag left it, as put_char's writes: round 45)
             if self.cx > sx - 1:
                 if not self.wrap:  # (REP stops at the margin: n was at most what is left of the row)
                     return 0
-                self.linefeed(True)
+                self.wrap_text()
                 self.cx = 0
             cx = self.cx
             y = self.cursor_row()
@@ -1570,9 +1568,10 @@ cdef class ScreenSink(Sink):
 
     cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
         if self.lag and final == RIS:
-            # (IND, NEL and RI scroll; DECSC and DECRC only save and move the cursor, as settles_lag says; the
-            # other finals change no row: HTS after each line at the bottom of a region in the middle of
-            # 80x65,535 rotated it back into order each time, 5 MB/s; round 45)
+            # (RIS resets the region and clears the screen by the rows' places; IND, NEL and RI scroll through
+            # the lag, DECSC and DECRC only save and move the cursor, and the other finals change no row: HTS
+            # after each line at the bottom of a region in the middle of 80x65,535 rotated it back into order
+            # each time, 2.5 MB/s; round 45)
             self.settle()
         if final == RIS:
             self.set_alt(False, False)
@@ -3060,8 +3059,10 @@ cdef class ScreenSink(Sink):
 cdef inline bint settles_lag(uint8_t final) noexcept nogil:
     """Whether the CSI function ``final`` first rotates a lagged region back into order (settle). SU and SD
     scroll the lagged region themselves (scroll_up, scroll_down); ED, and IL and DL but on the region's last
-    row (csi_dispatch tests the cursor's row for them), read or move rows by their place on the screen, and
-    DECSTBM changes the region the lag belongs to. The rest leave the rotation for later:
+    row (csi_dispatch tests the cursor's row for them, and ED 0's and ED 1's parameter there: those clear
+    the rows below the region and the region's other rows as the lag leaves them, round 45), read or move
+    rows by their place on the screen, and DECSTBM changes the region the lag belongs to. The rest leave the
+    rotation for later:
     - the cursor moves and saves (CUP, HVP, CUU, CUD, CUF, CUB, CNL, CPL, CHA, HPA, VPA, CBT, SCOSC, SCORC),
       which read no row: text and a line feed at the bottom of a region in the middle of an 80x65,535
       screen, then a cursor move or ESC 7, rotated half the screen's row slots a line (1.7-2.1 MB/s;
