@@ -664,18 +664,25 @@ cdef Py_ssize_t screen_last_used(Screen *screen) noexcept nogil:
     """The index of the last used row, -1 if none (only busy rows can be). The rows are found by their busy
     bits (screen_prev_busy): a row at a time, live on 80x65,535 with rows 1 and 65,535 busy read every row
     between them, 40 us for one character of text, now 4 (benchmarks/README.md, round 42)."""
-    cdef Py_ssize_t y
-    if screen.busy_top > screen.busy_bottom:  # (none: ED 2 of an empty screen asks)
-        return -1
-    y = min(screen.busy_bottom, screen.height - 1)
+    return screen_last_used_in(screen, 0, screen.height)
+
+
+cdef Py_ssize_t screen_last_used_in(Screen *screen, Py_ssize_t start, Py_ssize_t stop) noexcept nogil:
+    """screen_last_used among the entries [start, stop) of the screen's order: start - 1 if none."""
+    cdef Py_ssize_t y, first = start if start > screen.busy_top else screen.busy_top
+    if stop > screen.busy_bottom + 1:
+        stop = screen.busy_bottom + 1
+    if first >= stop:  # (none busy: ED 2 of an empty screen asks)
+        return start - 1
+    y = stop - 1
     if row_at(screen, y).used:  # (the usual case, the busy range's last row: one test, as before round 42)
         return y
-    y = screen_prev_busy(screen, y - 1, 0)
-    while y >= 0 and y >= screen.busy_top:
+    y = screen_prev_busy(screen, y - 1, first)
+    while y >= first:
         if row_at(screen, y).used:
             return y
-        y = screen_prev_busy(screen, y - 1, 0)
-    return -1
+        y = screen_prev_busy(screen, y - 1, first)
+    return start - 1
 
 
 cdef Py_ssize_t screen_last_text(Screen *screen) noexcept nogil:
@@ -1182,8 +1189,8 @@ cdef class ScreenSink(Sink):
 
     cdef int print_ascii(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         cdef Py_ssize_t i = 0
-        if self.lag and (self.insert or self.zwj or not self.wrap):  # (put_ascii's rows go through the lag)
-            self.settle()
+        # (every path writes where a region's lag left the cursor's row, cursor_row, and wraps through the lag,
+        # wrap_text: insert mode, a pending ZWJ and auto-wrap off settled it, round 46)
         if self.insert:  # (a character typed: put_char, without put_inserted's look for a run)
             return self.put_char(text[0], 1) if n == 1 else self.put_inserted(text, NULL, n, 0)
         while i < n:
@@ -1224,9 +1231,7 @@ cdef class ScreenSink(Sink):
         """_screen_py.ScreenSink.put_text."""
         cdef Py_ssize_t i = 0, k, run_end = 0
         cdef int width
-        if self.lag and self.insert:  # (put_inserted and insert_run edit the rows by their place)
-            self.settle()
-        if self.insert:
+        if self.insert:  # (on the cursor's row where a region's lag left it, as the rest: round 46)
             return self.put_char(cps[0], char_width(cps[0])) if n == 1 else self.put_inserted(NULL, cps, n, 0)
         while i < n:
             if self.wrap and not self.zwj and cps[i] < 0x7F:
@@ -1284,7 +1289,7 @@ cdef class ScreenSink(Sink):
                 # cursor too): past it put_char commits rows between two characters, which one write after all
                 # of them would not.
                 take = (sx - self.cx) >> (width - 1)
-                row = row_at(&self.screen, self.cy)
+                row = row_at(&self.screen, self.cursor_row())
                 pad = self.cx - row.line.len if self.cx > row.line.len else 0
                 room = self.max_live_cells - self.screen.cells - pad
                 room = (room if room > 0 else 0) >> (width - 1)
@@ -1312,9 +1317,10 @@ cdef class ScreenSink(Sink):
         one at a time pushed past the margin, counted as overwritten now). A wide character's first insert
         also cleared the padding that then followed it (overwrite: the right half of a wide character the
         cursor was on), which is now past the run."""
-        cdef Py_ssize_t cx = self.cx, cy = self.cy, m = n * width, j, x
+        cdef Py_ssize_t cx = self.cx, cy = self.cursor_row(), m = n * width, j, x
         cdef uint32_t *dst
-        cdef Row *row = row_at(&self.screen, cy)  # (a row keeps its slot: the edits below change its cells only)
+        cdef Row *row = row_at(&self.screen, cy)  # (a row keeps its slot: the edits below change its cells only;
+        # cy is where a region's lag left the cursor's row, as insertcharacter's, round 46)
         self.insertcharacter(m)
         if width == 2:
             x = cx + m
@@ -1458,15 +1464,15 @@ cdef class ScreenSink(Sink):
         Returns how many were written, 0 (having done nothing) where put_run writes them: a flat row, or a
         cell at the cursor that is not clean. (Here and not in put_run: a branch there made text in render
         mode, which never calls it, 8-13% slower on this VM, with the same instructions; round 37.)"""
-        cdef Py_ssize_t cx = self.cx, take = (self.columns - self.cx) // 2
-        cdef Row *row = row_at(&self.screen, self.cy)
+        cdef Py_ssize_t cx = self.cx, take = (self.columns - self.cx) // 2, y = self.cursor_row()
+        cdef Row *row = row_at(&self.screen, y)
         if take > n:
             take = n
         if take <= 0 or not self.fills_chunks(row, cx, take * 2):
             return 0
         take = self.clean_take(row, cx, take, 2)
         if take > 0:
-            self.fill_chunks(self.cy, row, cx, take * 2, char | PAIRED)
+            self.fill_chunks(y, row, cx, take * 2, char | PAIRED)
             self.cx = cx + take * 2
         return take
 
@@ -1476,8 +1482,8 @@ cdef class ScreenSink(Sink):
         would write a copy over a copy (one cell overwritten each) and clear nothing, so only the count,
         the row's used count and the cursor change. put_run's scan and writes of the same row cost 18
         instructions a cell (18 MB/s at 1000 columns; round 34). False, having done nothing, otherwise."""
-        cdef Py_ssize_t cx = self.cx, stop = cx + 2 * k, j
-        cdef Row *row = row_at(&self.screen, self.cy)
+        cdef Py_ssize_t cx = self.cx, stop = cx + 2 * k, j, y = self.cursor_row()
+        cdef Row *row = row_at(&self.screen, y)
         cdef const uint32_t *cells = flat_cells(row)
         cdef uint32_t differ = 0
         if k <= 0 or cells == NULL or stop > row.line.len or (stop < row.line.len and cells[stop] == PAD):
@@ -1487,7 +1493,7 @@ cdef class ScreenSink(Sink):
         if differ:
             return False
         self.stats[S_OVERWRITTEN] += k
-        self.begin_write(self.cy, row, cx)
+        self.begin_write(y, row, cx)
         self.end_write(row, row.line.len, row.line.len, stop)
         self.cx = stop
         return True
@@ -1499,15 +1505,14 @@ cdef class ScreenSink(Sink):
         The cells from the first character to the last as one write, the padding after the last cleared
         first (put_char's overwrite); put_char for a cell that is not clean (REP of a space then CR at 1000
         columns: 0.87 MB/s a put_char a cell; round 34)."""
-        cdef Py_ssize_t cx, take, end, first, last, i
+        cdef Py_ssize_t cx, take, end, first, last, i, y
         cdef Row *row
         cdef const uint32_t *old
         cdef uint32_t *dst
-        if self.lag:
-            self.settle()
-        while n > 0:
+        while n > 0:  # (on the cursor's row where a region's lag left it, as fill_run's: round 46)
             cx = self.cx
-            row = row_at(&self.screen, self.cy)
+            y = self.cursor_row()
+            row = row_at(&self.screen, y)
             take = self.clean_take(row, cx, n, 1)
             if take <= 0:
                 self.put_char(0x20, 1)
@@ -1519,7 +1524,7 @@ cdef class ScreenSink(Sink):
                 # clean_take leaves out a wide character whose padding is past them): spaces over all of
                 # them, a fill as fill_run's. REP of a space over the row it blanked, again and again, then
                 # costs what REP of another character does (9.4 -> 150 MB/s at 1000 columns, round 34)
-                self.write_fill(self.cy, row, cx, end - cx, 0x20)
+                self.write_fill(y, row, cx, end - cx, 0x20)
                 n -= take
                 self.cx = self.cursor_after(cx + take)
                 continue
@@ -1540,7 +1545,7 @@ cdef class ScreenSink(Sink):
                 for i in range(last + 1 - first):
                     self.scratch[i] = BLANK if old[first + i] == BLANK or old[first + i] == PAD else 0x20
                 self.overwrite(row, last, last + 1, 1, False, 0)
-                dst = self.prepare_cells(self.cy, first, last + 1 - first, True)
+                dst = self.prepare_cells(y, first, last + 1 - first, True)
                 memcpy(dst, self.scratch, (last + 1 - first) * sizeof(uint32_t))
                 self.finish_cells()
             n -= take
@@ -1604,9 +1609,8 @@ cdef class ScreenSink(Sink):
     cdef int csi_dispatch(self, const uint32_t *params, int nparams, uint8_t final) except -1 nogil:
         cdef Py_ssize_t n = param(params, nparams, 0, 1), m, how, top, bottom, cx
         cdef int i
-        if self.lag and (settles_lag(final) or ((final == 0x4C or final == 0x4D) and self.cy != self.rlower)) and not (
-                final == 0x4A and self.cy == self.rlower and param(params, nparams, 0, 0) <= 1):
-            self.settle()  # (ED 0 and ED 1 on the region's last row: clearendofscreen, clearstartofscreen)
+        if self.lag and settles_lag(final, param(params, nparams, 0, 0), self.cy == self.rlower):
+            self.settle()
         if final == 0x48 or final == 0x66:  # H: CUP, f: HVP
             m = param(params, nparams, 1, 1)
             self.cursormove(m - 1, n - 1, True)
@@ -1703,14 +1707,10 @@ cdef class ScreenSink(Sink):
             # combining mark or a bidi control at 1000 columns: 2.6-3.3 MB/s; round 35).
             count = MAX_CELL_BYTES // utf8_length(char) + 1
         if self.insert:  # (print_ascii's and print_cps', without the copies)
-            if self.lag:
-                self.settle()
             return self.put_inserted(NULL, NULL, count, char)
         if count > self.scratch_cap:
             grow(<void **>&self.scratch, &self.scratch_cap, count, sizeof(uint32_t), 64)
         if 0x20 <= char < 0x7F and self.wrap and not self.zwj:  # as print_ascii writes it
-            if self.lag and not self.fits_cursor_row(count):  # (a print before it may have kept the lag)
-                self.settle()
             return self.put_fill(char, count)
         if not self.wrap and not self.zwj and (char < 0x7F or char_width(char) == 1):
             # (a space on a blank cell writes nothing, where a fill would write it: put_spaces)
@@ -1727,13 +1727,14 @@ cdef class ScreenSink(Sink):
             # print_cps's loop for a run of one width, without its scan of the copies for their widths (13
             # instructions a character; _screen_py.ScreenSink.fill_run). Here and not in fill_run: a second
             # caller of clean_take cost put_run its inlining (other scripts +2% on 80x24)
-            if self.lag:  # (its pairs may wrap; print_cps keeps the lag where its text stays on the row)
-                self.settle()
+            # (on the cursor's row where a region's lag left it, and its wraps through the lag, as print_cps'
+            # text: REP of a wide character after each line at the bottom of a region in the middle of
+            # 80x65,535 settled the lag, 4.9-6.2 MB/s; round 46)
             i = 0
             while i < count:
                 if self.wrap:
                     if self.cx > self.columns - 2:  # (put_run's wrap, before a row's pairs as one fill)
-                        self.linefeed(True)
+                        self.wrap_text()
                         self.cx = 0
                     k = i + self.pair_fill(char, count - i)
                     if k == i:
@@ -1874,7 +1875,7 @@ cdef class ScreenSink(Sink):
         rotated the region at each wrap: a line of e-acute at the bottom of a region in the middle of
         80x65,535 read 1.8 MB/s, a wide character then CUF 1024 there 6 (round 45); the rows its characters
         go to are the cursor's where the lag left it (cursor_row: put_char, put_run, combine, put_stuck)."""
-        if self.lags and not self.insert:  # (insert mode's runs edit the rows by their place: settled first)
+        if self.lags:  # (insert mode's too: its edits go to the cursor's row through the lag since round 46)
             return self.wrap_through_lag()
         return self.linefeed(True)
 
@@ -1932,8 +1933,8 @@ cdef class ScreenSink(Sink):
         cdef uint32_t *dst
         cdef Row *row
         while n > 0:
-            if self.cx > sx - 1:
-                self.linefeed(True)
+            if self.cx > sx - 1:  # (REP stops at the margin: a wrap as put_run's, through a region's lag)
+                self.wrap_text()
                 self.cx = 0
             cx = self.cx
             take = sx - cx if sx - cx < n else n
@@ -1955,16 +1956,6 @@ cdef class ScreenSink(Sink):
             n -= take
             self.cx = cx + take
         return 0
-
-    cdef inline bint fits_cursor_row(self, Py_ssize_t n) noexcept nogil:
-        """Whether n cells of printable ASCII written at the cursor with auto-wrap on by REP (put_fill) stay on
-        its row, so no line feed touches another row. Such a write needs no settle after lagged scrolls: it
-        goes where the lag left the cursor's row (cursor_row), and a write past max_live_cells commits rows
-        through the lag (enforce_limits). Text then a line feed on a region's last row (``x LF`` repeated)
-        otherwise rotated the whole region once a line: 500 row slots in the middle of a 1000-row screen,
-        19-28 MB/s (benchmarks/README.md, round 13). Since round 40 ASCII text (put_ascii) needs no such test:
-        its wraps go through the lag (wrap_through_lag)."""
-        return self.wrap and not self.zwj and self.cx + n <= self.columns
 
     cdef inline bint pad_at_cursor(self) noexcept nogil:
         """Whether the cursor's cell is a wide character's padding (put_char: _screen_py.ScreenSink.put_char
@@ -2617,13 +2608,15 @@ cdef class ScreenSink(Sink):
         500 rotations per sequence, 0.36 MB/s). Here the region's top row goes (to the history, or on the
         alternate screen nowhere, as scroll_region_up's move_lines loses it) and is emptied, but stays where
         it is: after it the region's row i is at rupper + (i + lag) mod its height. Only a line feed on the
-        region's last row (and ASCII text's wrap there: wrap_through_lag), IND, NEL, SU, RI and SD come here
-        (they touch no other row); every other entry of the sink (the Sink methods, live, resize) calls
-        settle first, which rotates the region once, by ``lag``; BS too (it reads the row above the cursor),
-        not CR or HT. ASCII text writes into the lagged rows instead (cursor_row), and so does REP of it that
-        fits the cursor's row (fits_cursor_row), EL, ECH, ICH and DCH, and IL and DL on the region's last
-        row; the cursor moves, the saves and the mode flags touch no row (settles_lag); a write past
-        max_live_cells commits rows through the lag (enforce_limits)."""
+        region's last row (and a wrap there: wrap_through_lag), IND, NEL, SU, RI and SD come here (they
+        touch no other row). What reads or moves rows by their place calls settle first, which rotates the
+        region once, by ``lag``: live, resize, the end of the stream, a screen switch, RIS, ED 0 and ED 1
+        and IL and DL but on the region's last row (settles_lag), DECSTBM of another region (scrollregion).
+        Everything else goes through the lag: text of every kind and REP, in insert mode too, write where the
+        lag left the cursor's row (cursor_row) and wrap through it (wrap_text), as do EL, ECH, ICH and DCH;
+        BS reads the row above the cursor through it (backspace); ED 2 sends the rows to the history in its
+        order (clear_lagged_screen); the cursor moves, the saves and the mode flags touch no row; a write
+        past max_live_cells commits rows through the lag (enforce_limits)."""
         cdef Py_ssize_t y = self.rupper + self.lag
         if self.has_main:  # move_lines(rupper, rupper + 1, ...): the row is lost, the row above unwrapped
             self.drop_row(y)
@@ -2798,11 +2791,45 @@ cdef class ScreenSink(Sink):
             bottom = self.height - 1
         if top >= bottom:
             return 0
+        if self.lag and (top != self.rupper or bottom != self.rlower):
+            # (the same region again changes no row, and keeps its lag: an application that sets its region
+            # before each redraw, after a line at the bottom of a region in the middle of 80x65,535, rotated
+            # half the screen's row slots a line, 15 MB/s; round 46)
+            self.settle()
         self.cx = self.cy = 0
         self.set_region(top, bottom)
         return 0
 
     # ------------------------------------------------------------------ erasing
+
+    cdef int clear_lagged_screen(self, Py_ssize_t last) except -1 nogil:
+        """clearscreen while a region's line feeds lag (scroll_up_lagged), ``last`` the last used entry of the
+        screen's order: the rows through the last used one go to the history in the screen's order (the
+        region's from where its top row is to its end, then from its start), then every row is empty, so
+        the region's rows are in order again without a rotation. ED 2 after each line at the bottom of a
+        region in the middle of 80x65,535 rotated half the screen's row slots a line first (settle: 3.9-5.1
+        MB/s; round 46)."""
+        cdef Py_ssize_t size = self.rlower + 1 - self.rupper, top = self.rupper + self.lag, before, run
+        if self.rupper <= last <= self.rlower:  # the last used row of the screen is in the region's
+            if last < top:  # (a row the lag took round: its place is its entry's distance after top)
+                last += size - self.lag
+            else:  # the last used of the rows it took round, if any, else this one
+                before = screen_last_used_in(&self.screen, self.rupper, top)
+                last = before + size - self.lag if before >= self.rupper else last - self.lag
+        last += 1  # (the rows [0, last) of the screen go)
+        if last <= self.rupper:
+            self.leave_rows(0, last)
+        else:
+            self.leave_rows(0, self.rupper)
+            run = (last if last <= self.rlower else self.rlower + 1) - self.rupper  # (the region's rows that go)
+            before = top + run if top + run <= self.rlower + 1 else self.rlower + 1
+            self.leave_rows(top, before)
+            self.leave_rows(self.rupper, self.rupper + run - (before - top))
+            self.leave_rows(self.rlower + 1, last)
+        self.lag = 0
+        if last < self.height:  # (the rows after them: scroll_region_full's empty rows, clearscreen's clear)
+            self.clear_lines(0, self.height)
+        return 0
 
     cdef int clear_cells(self, Py_ssize_t y, Py_ssize_t start, Py_ssize_t stop) except -1 nogil:
         cdef Row *row
@@ -2887,10 +2914,14 @@ cdef class ScreenSink(Sink):
     cdef int clearscreen(self) except -1 nogil:
         cdef Py_ssize_t last
         if self.has_main:
+            self.lag = 0  # (every row is emptied: a lagged region's order no longer matters, clear_lagged_screen)
             return self.clear_lines(0, self.height)
         last = screen_last_used(&self.screen) + 1
         if last == 0:
+            self.lag = 0
             return self.clear_lines(0, self.height)
+        if self.lag:
+            return self.clear_lagged_screen(last - 1)
         self.leave_rows(0, last)  # (scroll_region_full last times, the rotation once)
         if last < self.height:
             screen_rotate(&self.screen, 0, self.height, -last)
@@ -3056,13 +3087,17 @@ cdef class ScreenSink(Sink):
         return self.cursormove(self.saved_cx, self.saved_cy, False)
 
 
-cdef inline bint settles_lag(uint8_t final) noexcept nogil:
-    """Whether the CSI function ``final`` first rotates a lagged region back into order (settle). SU and SD
-    scroll the lagged region themselves (scroll_up, scroll_down); ED, and IL and DL but on the region's last
-    row (csi_dispatch tests the cursor's row for them, and ED 0's and ED 1's parameter there: those clear
-    the rows below the region and the region's other rows as the lag leaves them, round 45), read or move
-    rows by their place on the screen, and DECSTBM changes the region the lag belongs to. The rest leave the
-    rotation for later:
+cdef inline bint settles_lag(uint8_t final, Py_ssize_t first, bint on_last_row) noexcept nogil:
+    """Whether the CSI function ``final`` (its first parameter ``first``, 0 if none) first rotates a lagged
+    region back into order (settle): ED 0 and ED 1 but on the region's last row, and IL and DL but there,
+    which read or move rows by their place on the screen. The rest leave the rotation for later:
+    - SU and SD, which scroll the lagged region themselves (scroll_up, scroll_down);
+    - ED 0 and ED 1 on the region's last row, which clear the rows below the region and the region's other
+      rows as the lag leaves them (clearendofscreen, clearstartofscreen; round 45), and ED 2, which sends
+      the rows to the history in the screen's order through the lag and empties them all
+      (clear_lagged_screen; round 46);
+    - DECSTBM, which settles in scrollregion where the region changes: the same region set again changes
+      no row (round 46);
     - the cursor moves and saves (CUP, HVP, CUU, CUD, CUF, CUB, CNL, CPL, CHA, HPA, VPA, CBT, SCOSC, SCORC),
       which read no row: text and a line feed at the bottom of a region in the middle of an 80x65,535
       screen, then a cursor move or ESC 7, rotated half the screen's row slots a line (1.7-2.1 MB/s;
@@ -3073,7 +3108,9 @@ cdef inline bint settles_lag(uint8_t final) noexcept nogil:
       MB/s (round 38); and IL and DL on the region's last row, which only empty it whatever their count
       (insertline): the same with IL, 2.1 MB/s (round 39);
     - SM and RM (IRM, a flag) and the functions the sink ignores."""
-    return final in b"Jr"
+    if final == 0x4A:  # J: ED
+        return first <= 1 and not on_last_row
+    return (final == 0x4C or final == 0x4D) and not on_last_row  # L: IL, M: DL
 
 
 cdef inline Py_ssize_t first_unclean(const uint32_t *cells, Py_ssize_t i, Py_ssize_t stop, bint at_cursor,
