@@ -153,12 +153,12 @@ ONLY_C = {
     # a region's lagged scrolls (both twins: set_region, scroll_up_lagged, scroll_down_lagged, settle, and
     # enforce_limits' commit_rows through the lag) rotate the core's row order in place, so SD and SU lag too,
     # and text is written where the lag left the cursor's row (cursor_row, lagged_row, screen_row), and so
-    # are its wraps (wrap_through_lag; wrap_text for text that is not ASCII and insert mode's), and ED 2 sends
-    # the rows to the history through it (clear_lagged_screen); drop_row is move_lines' loss of a row, which
-    # the lagged scrolls share. The fallback's lag holds the rows aside and never moves the cursor's row: its
-    # linefeed lags by itself
-    ("ScreenSink", "drop_row"), ("ScreenSink", "wrap_through_lag"), ("ScreenSink", "clear_lagged_screen"),
-    ("ScreenSink", "wrap_text"),
+    # are its wraps (wrap_through_lag; wrap_text for text that is not ASCII and insert mode's), ED clears the
+    # rows where it left them (clear_screen_rows) and ED 2 sends them to the history through it
+    # (clear_lagged_screen); drop_row is move_lines' loss of a row, which the lagged scrolls share. The
+    # fallback's lag holds the rows aside and never moves the cursor's row: its linefeed lags by itself
+    ("ScreenSink", "drop_row"), ("ScreenSink", "wrap_through_lag"), ("ScreenSink", "wrap_text"),
+    ("ScreenSink", "clear_lagged_screen"), ("ScreenSink", "clear_screen_rows"),
     ("ScreenSink", "cursor_row"), ("ScreenSink", "lagged_row"), ("ScreenSink", "screen_row"),
 }
 

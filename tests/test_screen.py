@@ -1344,7 +1344,11 @@ lagged_ops = st.one_of(
 @example([b"\x1b[9;1H\n" + "\u00e9\x1b[4b\n\u00e8\x1b[20b\x1b[9;3H\x1b[J\x1b[11;1Hq\x1b[9;1H\n\x1b[J".encode(), b""],
          b"\x1b[3;9r", 1000, 512)
 @example([b"\x1b[10;1Hbelow\x1b[9;1H\nab\x1b[J\n", b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\nab\ncd\x1b[3A\x1b[J", b""], b"\x1b[3;9r", 1000, 512)  # ED 0 in the region's middle: settles
+@example([b"\x1b[9;1H\nab\ncd\x1b[3A\x1b[J", b""], b"\x1b[3;9r", 1000, 512)  # ED 0 in the region's middle (round 46)
+@example([b"\x1b[9;1H\nab\ncd\x1b[3A\x1b[1Jq", b""], b"\x1b[3;9r", 1000, 512)  # ED 1 there, and above and below the
+@example([b"\x1b[9;1H\nab\n\x1b[2;3H\x1b[J", b""], b"\x1b[3;9r", 1000, 512)  # region (its rows as the lag left them)
+@example([b"\x1b[9;1H\nab\n\x1b[11;3H\x1b[1J", b""], b"\x1b[3;9r", 1000, 512)
+@example([b"\x1b[9;1H\nabcdefghijkl\nmn\x1b[7;1H\x1b[J\x1b[5;2H\x1b[1J", b""], b"\x1b[3;9r", 1000, 512)  # (wrapped)
 @example([b"\x1b[9;1H\nab\ncd\x1b[1J\n", b""], b"\x1b[3;9r", 1000, 512)  # ED 1 on its last row: the region's rows
 @example([b"\x1b[9;1H\nxy\x1b[1J", b""], b"\x1b[3;9r", 1000, 512)  # in two runs of the row order, or one
 @example([b"\x1b[1;1Habcdefghijkl\x1b[9;1Habcdefghijkl\n\n\nx\x1b[1Jz", b""], b"\x1b[1;9r", 1000, 512)  # (wrapped)
