@@ -1278,126 +1278,140 @@ lagged_ops = st.one_of(
                      # (round 46) ED 2 and the same region set again keep the lag, another region settles it;
                      # REP of a wide character (its pairs wrap through the lag) and of a space
                      b"\x1b[2J", b"\x1b[3J", b"\x1b[3;9r", b"\x1b[1;9r", b"\x1b[2;10r", "\u4e2d\x1b[3b".encode(),
-                     "\u4e2d\x1b[9b".encode(), b" \x1b[5b"]),
+                     "\u4e2d\x1b[9b".encode(), b" \x1b[5b",
+                     # (round 46) a screen switch keeps the main screen's lag, RIS settles it
+                     b"\x1b[?1049h", b"\x1b[?1049l", b"\x1b[?47h", b"\x1b[?47l", b"\x1bc"]),
     st.builds(lambda y, x: b"\x1b[%d;%dH" % (y, x), st.integers(1, 12), st.integers(1, 11)),
     st.builds(lambda n: b"abcdefghijkl"[:n], st.integers(1, 12)),
 )
 
 
 @settings(max_examples=examples(300), suppress_health_check=[HealthCheck.function_scoped_fixture])
-@example([b"\x1b[9;1H", b"\n", b"abc", b"\n", b"de", b"\x1b[2b", b"\n"], b"\x1b[3;9r", 1000, 512)  # x LF at the bottom
-@example([b"\x1b[5;4H", b"\x1b[4S", b"abc", b"\x1b[4S", b"d"], b"\x1b[3;9r", 1000, 512)  # the middle, after SU
-@example([b"\x1b[11;1H", b"\x1b[S", b"abc", b"\x1b[1;1H", b"\x1b[S", b"d"], b"\x1b[3;9r", 1000, 512)  # outside it
-@example([b"\x1b[9;9H", b"\n", b"\x1b[9;9H", b"ab", b"c"], b"\x1b[3;9r", 1000, 512)  # the row's end, then a wrap
-@example([b"\x1b[6;3H" + "\u4e2d".encode(), b"\x1b[5;4H", b"\x1b[S", b"a"], b"\x1b[3;9r", 1000, 512)  # a wide character
-@example([b"\x1b[5;3He\xe2\x80\x8d", b"\x1b[S", b"a"], b"\x1b[3;9r", 1000, 512)  # a pending ZWJ: no text run
+@example([b"\x1b[9;1H", b"\n", b"abc", b"\n", b"de", b"\x1b[2b", b"\n"], b"\x1b[3;9r", 1000, 512, False)  # x LF at the bottom
+@example([b"\x1b[5;4H", b"\x1b[4S", b"abc", b"\x1b[4S", b"d"], b"\x1b[3;9r", 1000, 512, False)  # the middle, after SU
+@example([b"\x1b[11;1H", b"\x1b[S", b"abc", b"\x1b[1;1H", b"\x1b[S", b"d"], b"\x1b[3;9r", 1000, 512, False)  # outside it
+@example([b"\x1b[9;9H", b"\n", b"\x1b[9;9H", b"ab", b"c"], b"\x1b[3;9r", 1000, 512, False)  # the row's end, then a wrap
+@example([b"\x1b[6;3H" + "\u4e2d".encode(), b"\x1b[5;4H", b"\x1b[S", b"a"], b"\x1b[3;9r", 1000, 512, False)  # a wide character
+@example([b"\x1b[5;3He\xe2\x80\x8d", b"\x1b[S", b"a"], b"\x1b[3;9r", 1000, 512, False)  # a pending ZWJ: no text run
 # max_live_cells reached by the write: enforce_limits commits rows in order, from the top (rows 1-2 emptied)
-@example([ERASE_TOP, b"\x1b[9;1H", b"\n", b"abcdefghij", b"\n", b"abcdefghij"], b"\x1b[3;9r", 60, 512)
-@example([ERASE_TOP, b"\x1b[9;1H", b"\n", b"abcdefghij", b"\n", b"a", b"\x1b[9b"], b"\x1b[3;9r", 60, 512)  # REP
+@example([ERASE_TOP, b"\x1b[9;1H", b"\n", b"abcdefghij", b"\n", b"abcdefghij"], b"\x1b[3;9r", 60, 512, False)
+@example([ERASE_TOP, b"\x1b[9;1H", b"\n", b"abcdefghij", b"\n", b"a", b"\x1b[9b"], b"\x1b[3;9r", 60, 512, False)  # REP
 # an erase of the cursor's whole row after lagged scrolls unwraps the row above it on the screen
-@example([b"\x1b[5;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[5;1H", b"\x1b[2K", b"\n"], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[8;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n\n", b"\x1b[7;1H", b"\x1b[20X"], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[3;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[3;1H", b"\x1b[K"], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[1;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[1;1H", b"\x1b[2K"], b"\x1b[1;9r", 1000, 512)
-@example([b"\x1b[4;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[4;1H", b"\x1b[20P"], b"\x1b[1;9r", 1000, 512)
+@example([b"\x1b[5;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[5;1H", b"\x1b[2K", b"\n"], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[8;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n\n", b"\x1b[7;1H", b"\x1b[20X"], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[3;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[3;1H", b"\x1b[K"], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[1;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[1;1H", b"\x1b[2K"], b"\x1b[1;9r", 1000, 512, False)
+@example([b"\x1b[4;1H", b"abcdefghijkl", b"\x1b[9;1H", b"\n", b"\x1b[4;1H", b"\x1b[20P"], b"\x1b[1;9r", 1000, 512, False)
 # ICH past max_live_cells settles (enforce_limits commits rows in the screen's order)
-@example([ERASE_TOP, b"\x1b[9;1H", b"\n", b"abcdefghi", b"\n", b"ab", b"\r\x1b[8@"], b"\x1b[3;9r", 60, 512)
+@example([ERASE_TOP, b"\x1b[9;1H", b"\n", b"abcdefghi", b"\n", b"ab", b"\r\x1b[8@"], b"\x1b[3;9r", 60, 512, False)
 # IL and DL on the region's last row after lagged line feeds empty the cursor's row where the lag left it, and
 # unwrap the row above it (the fallback's lag holds a row wrapped by text at the bottom: the core's settles)
-@example([b"\x1b[9;1Habc\nde\x1b[L", b"f"], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1Habc\n\nde\x1b[3M", b"f"], b"\x1b[1;9r", 1000, 512)
-@example([b"\x1b[9;1H", b"abcdefghijkl", b"\x1b[L", b"\n"], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H", b"\n", b"abcdefghijkl", b"\x1b[3M", b"\n\n"], b"\x1b[3;9r", 1000, 512)
+@example([b"\x1b[9;1Habc\nde\x1b[L", b"f"], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1Habc\n\nde\x1b[3M", b"f"], b"\x1b[1;9r", 1000, 512, False)
+@example([b"\x1b[9;1H", b"abcdefghijkl", b"\x1b[L", b"\n"], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H", b"\n", b"abcdefghijkl", b"\x1b[3M", b"\n\n"], b"\x1b[3;9r", 1000, 512, False)
 # RIs on the region's top row (the fallback holds the rows aside below the cursor's: scroll_down_lagged), then
 # text there and IL, DL, an erase of the row, a wrap onto the next row, a line feed, RI on a line feed's lag
-@example([b"\x1b[3;1H", b"\x1bM", b"\x1bM", b"abc", b"\x1b[L", b"\n"], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[3;1H", b"\x1bM", b"abc", b"\x1bM", b"de", b"\x1b[2M", b"\x1b[9;1H"], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[3;1H\x1bMabcdefghijkl\x1bMx\x1b[2K", b"\x1bM\x1bMq"], b"\x1b[1;9r", 1000, 512)
-@example([b"\x1b[3;1H\x1bMab\x1bMcd\n", b"e\x1bM\x1bMf"], b"\x1b[?1049h\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\n\n\x1b[3;1H", b"\x1bM", b"ab", b"\x1b[9;1H\n", b"c"], b"\x1b[3;9r", 1000, 512)
+@example([b"\x1b[3;1H", b"\x1bM", b"\x1bM", b"abc", b"\x1b[L", b"\n"], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[3;1H", b"\x1bM", b"abc", b"\x1bM", b"de", b"\x1b[2M", b"\x1b[9;1H"], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[3;1H\x1bMabcdefghijkl\x1bMx\x1b[2K", b"\x1bM\x1bMq"], b"\x1b[1;9r", 1000, 512, False)
+@example([b"\x1b[3;1H\x1bMab\x1bMcd\n", b"e\x1bM\x1bMf"], b"\x1b[?1049h\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\n\n\x1b[3;1H", b"\x1bM", b"ab", b"\x1b[9;1H\n", b"c"], b"\x1b[3;9r", 1000, 512, False)
 # ...which unwraps the row above the region (or ends the history's open line) as each RI there does
-@example([b"\x1b[2;1Habcdefghijkl\x1b[3;1H", b"\x1bM", b"q"], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[1;1Habcdefghijkl\x1b[9;1H\n\x1b[1;1H", b"\x1bM", b"q"], b"\x1b[1;9r", 1000, 512)
-@example([b"\x1b[3;1H" + b"\x1bMabcdefghij" * 3, b"\x1bMz"], b"\x1b[3;9r", 60, 512)  # max_live_cells
-@example([ERASE_TOP + b"\x1b[4;1H\x1b[2K\x1b[3;1H\x1bMabcdefghij\x1bMz", b""], b"\x1b[3;9r", 60, 512)  # near it
+@example([b"\x1b[2;1Habcdefghijkl\x1b[3;1H", b"\x1bM", b"q"], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[1;1Habcdefghijkl\x1b[9;1H\n\x1b[1;1H", b"\x1bM", b"q"], b"\x1b[1;9r", 1000, 512, False)
+@example([b"\x1b[3;1H" + b"\x1bMabcdefghij" * 3, b"\x1bMz"], b"\x1b[3;9r", 60, 512, False)  # max_live_cells
+@example([ERASE_TOP + b"\x1b[4;1H\x1b[2K\x1b[3;1H\x1bMabcdefghij\x1bMz", b""], b"\x1b[3;9r", 60, 512, False)  # near it
 # past it, through RIs' lag: the rows held aside go first (newest first), before the region's rows below them
-@example([b"\x1b[2;1H\x1b[2K\x1b[3;1H\x1bM\rabcdefghij\x1bM\rabcdefghij", b""], b"\x1b[3;12r", 60, 512)
+@example([b"\x1b[2;1H\x1b[2K\x1b[3;1H\x1bM\rabcdefghij\x1bM\rabcdefghij", b""], b"\x1b[3;12r", 60, 512, False)
 # ASCII text that wraps goes on through the core's lag (wrap_through_lag): lines longer than the row at the
 # region's bottom, after RI at its top, and a row erased at the pending wrap (a blank row wrapped: busy)
-@example([b"\x1b[9;1H\n", b"abcdefghijklmnopqrstuvwxy\n", b"abcdefghijkl\n", b"q"], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[3;1H\x1bM", b"abcdefghijkl", b"\x1bMx"], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\n", b"abcdefghij\x1b[2Kk", b"\x1b[9S"], b"\x1b[3;9r", 1000, 512)
+@example([b"\x1b[9;1H\n", b"abcdefghijklmnopqrstuvwxy\n", b"abcdefghijkl\n", b"q"], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[3;1H\x1bM", b"abcdefghijkl", b"\x1bMx"], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\n", b"abcdefghij\x1b[2Kk", b"\x1b[9S"], b"\x1b[3;9r", 1000, 512, False)
 # BS at column 0 reads the row above the cursor's, wrapped here by the lagged line feed (the fallback settles)
-@example([b"\x1b[9;1Habcdefghijkl\r\x08", b"Z"], b"\x1b[3;9r", 1000, 512)
+@example([b"\x1b[9;1Habcdefghijkl\r\x08", b"Z"], b"\x1b[3;9r", 1000, 512, False)
 # a write past max_live_cells after lagged line feeds: enforce_limits commits rows in the screen's order (the
 # core's through its lag: the rows above the region, the region's from its lagged top, the rows below it)
-@example([b"\x1b[9;1H\nabcdefghij\nabcdefghij\nabcdefghij"], b"\x1b[3;9r", 40, 512)
-@example([b"\x1b[9;1H\nabcdefghij", b""], b"\x1b[3;9r", 60, 512)
-@example([b"\x1b[9;1H\nabcdefghij", b""], b"\x1b[3;9r", 20, 512)
+@example([b"\x1b[9;1H\nabcdefghij\nabcdefghij\nabcdefghij"], b"\x1b[3;9r", 40, 512, False)
+@example([b"\x1b[9;1H\nabcdefghij", b""], b"\x1b[3;9r", 60, 512, False)
+@example([b"\x1b[9;1H\nabcdefghij", b""], b"\x1b[3;9r", 20, 512, False)
 # (round 45) characters that are not ASCII after lagged line feeds: on the cursor's row where the lag left it when
 # they fit (a mark joins the cell before the cursor there), a wide character at the last column wraps (settles)
-@example([b"\x1b[9;1H\n", "\u00e9\u00e8\n\u00e9".encode(), "\u0301\n\u4e2d\u6587".encode()], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\nabc\n\x1b[9;10H", "\u4e2d".encode(), "\u0301".encode()], b"\x1b[3;9r", 1000, 512)
-@example([ERASE_TOP, b"\x1b[9;1H\n", "\u00e9".encode() * 10, "\n\u00e8".encode()], b"\x1b[3;9r", 40, 512)
+@example([b"\x1b[9;1H\n", "\u00e9\u00e8\n\u00e9".encode(), "\u0301\n\u4e2d\u6587".encode()], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nabc\n\x1b[9;10H", "\u4e2d".encode(), "\u0301".encode()], b"\x1b[3;9r", 1000, 512, False)
+@example([ERASE_TOP, b"\x1b[9;1H\n", "\u00e9".encode() * 10, "\n\u00e8".encode()], b"\x1b[3;9r", 40, 512, False)
 # REP of such a character (fill_run), ED 0 on the region's last row (its rows below the region cleared), BS at
 # column 0 after a wrap at the region's bottom, each keeping the lag
 @example([b"\x1b[9;1H\n" + "\u00e9\x1b[4b\n\u00e8\x1b[20b\x1b[9;3H\x1b[J\x1b[11;1Hq\x1b[9;1H\n\x1b[J".encode(), b""],
-         b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[10;1Hbelow\x1b[9;1H\nab\x1b[J\n", b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\nab\ncd\x1b[3A\x1b[J", b""], b"\x1b[3;9r", 1000, 512)  # ED 0 in the region's middle (round 46)
-@example([b"\x1b[9;1H\nab\ncd\x1b[3A\x1b[1Jq", b""], b"\x1b[3;9r", 1000, 512)  # ED 1 there, and above and below the
-@example([b"\x1b[9;1H\nab\n\x1b[2;3H\x1b[J", b""], b"\x1b[3;9r", 1000, 512)  # region (its rows as the lag left them)
-@example([b"\x1b[9;1H\nab\n\x1b[11;3H\x1b[1J", b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\nabcdefghijkl\nmn\x1b[7;1H\x1b[J\x1b[5;2H\x1b[1J", b""], b"\x1b[3;9r", 1000, 512)  # (wrapped)
-@example([b"\x1b[9;1H\nab\ncd\x1b[1J\n", b""], b"\x1b[3;9r", 1000, 512)  # ED 1 on its last row: the region's rows
-@example([b"\x1b[9;1H\nxy\x1b[1J", b""], b"\x1b[3;9r", 1000, 512)  # in two runs of the row order, or one
-@example([b"\x1b[1;1Habcdefghijkl\x1b[9;1Habcdefghijkl\n\n\nx\x1b[1Jz", b""], b"\x1b[1;9r", 1000, 512)  # (wrapped)
-@example([b"\x1b[9;1H\nab\ncd\x1b[2Jq", b""], b"\x1b[3;9r", 1000, 512)  # ED 2 (round 46: keeps the lag)
-@example([b"\x1b[9;1H\nabcdefghijkl\r\x08Z\x08\x08\r\x08\x08Y", b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1Habcdefghijkl\n\x08\x08Z", b""], b"\x1b[3;9r", 1000, 512)  # (the row held aside wrapped)
-@example([b"\x1b[9;1Habcdefghijkl\n\n\x1b[2A\r\x08Z", b""], b"\x1b[3;9r", 1000, 512)  # (BS on another row: settles)
-@example([b"\x1b[3;1Habcdefghijkl\x1b[3;1H\x1bM\x1bM\x08Q\x1b[4;1H\x08R", b""], b"\x1b[3;9r", 1000, 512)  # after RIs
+         b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[10;1Hbelow\x1b[9;1H\nab\x1b[J\n", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nab\ncd\x1b[3A\x1b[J", b""], b"\x1b[3;9r", 1000, 512, False)  # ED 0 in the region's middle (round 46)
+@example([b"\x1b[9;1H\nab\ncd\x1b[3A\x1b[1Jq", b""], b"\x1b[3;9r", 1000, 512, False)  # ED 1 there, and above and below the
+@example([b"\x1b[9;1H\nab\n\x1b[2;3H\x1b[J", b""], b"\x1b[3;9r", 1000, 512, False)  # region (its rows as the lag left them)
+@example([b"\x1b[9;1H\nab\n\x1b[11;3H\x1b[1J", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nabcdefghijkl\nmn\x1b[7;1H\x1b[J\x1b[5;2H\x1b[1J", b""], b"\x1b[3;9r", 1000, 512, False)  # (wrapped)
+@example([b"\x1b[9;1H\nab\ncd\x1b[1J\n", b""], b"\x1b[3;9r", 1000, 512, False)  # ED 1 on its last row: the region's rows
+@example([b"\x1b[9;1H\nxy\x1b[1J", b""], b"\x1b[3;9r", 1000, 512, False)  # in two runs of the row order, or one
+@example([b"\x1b[1;1Habcdefghijkl\x1b[9;1Habcdefghijkl\n\n\nx\x1b[1Jz", b""], b"\x1b[1;9r", 1000, 512, False)  # (wrapped)
+@example([b"\x1b[9;1H\nab\ncd\x1b[2Jq", b""], b"\x1b[3;9r", 1000, 512, False)  # ED 2 (round 46: keeps the lag)
+@example([b"\x1b[9;1H\nabcdefghijkl\r\x08Z\x08\x08\r\x08\x08Y", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1Habcdefghijkl\n\x08\x08Z", b""], b"\x1b[3;9r", 1000, 512, False)  # (the row held aside wrapped)
+@example([b"\x1b[9;1Habcdefghijkl\n\n\x1b[2A\r\x08Z", b""], b"\x1b[3;9r", 1000, 512, False)  # (BS on another row: settles)
+@example([b"\x1b[3;1Habcdefghijkl\x1b[3;1H\x1bM\x1bM\x08Q\x1b[4;1H\x08R", b""], b"\x1b[3;9r", 1000, 512, False)  # after RIs
 # text that is not ASCII wraps through the lag (put_run, put_char: a wide character at the last column, after a
 # mark), with auto-wrap off it stays (put_stuck), HTS changes no row
-@example([b"\x1b[9;1H\n" + ("\u00e9" * 25 + "\n" + "ab\u4e2d" * 5).encode(), b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\n\x1b[9;10H" + "\u4e2d\u0301\u00e9\x1b[9;10H\u00e8\u0301\u4e2d".encode(), b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\n\x1b[?7l" + ("\u00e9" * 14 + "\x1b[?7h\n\x1bHx\n\x1bH").encode(), b""], b"\x1b[3;9r", 60, 512)
-@example([b"\x1b[4h", b"\x1b[9;2H", b"abcdefghijkl"], b"\x1b[3;9r", 1000, 512)  # (insert mode wraps as linefeed does)
-@example([b"\x1bM", "\u00e9\u00e8".encode(), b"abcdefghi"], b"\x1b[1;9r", 1000, 512)  # (and ASCII after it, after RI)
+@example([b"\x1b[9;1H\n" + ("\u00e9" * 25 + "\n" + "ab\u4e2d" * 5).encode(), b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\n\x1b[9;10H" + "\u4e2d\u0301\u00e9\x1b[9;10H\u00e8\u0301\u4e2d".encode(), b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\n\x1b[?7l" + ("\u00e9" * 14 + "\x1b[?7h\n\x1bHx\n\x1bH").encode(), b""], b"\x1b[3;9r", 60, 512, False)
+@example([b"\x1b[4h", b"\x1b[9;2H", b"abcdefghijkl"], b"\x1b[3;9r", 1000, 512, False)  # (insert mode wraps as linefeed does)
+@example([b"\x1bM", "\u00e9\u00e8".encode(), b"abcdefghi"], b"\x1b[1;9r", 1000, 512, False)  # (and ASCII after it, after RI)
 # (in one piece: reading live settles the lag) put_char's text over a wide character, and after a pending ZWJ
-@example([b"\x1b[9;1H" + "\u4e2d\u4e2d\n\x1b[A\r\u00e9\n".encode(), b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\n" + "e\u200d\u00e9\u00e8\n".encode(), b""], b"\x1b[3;9r", 1000, 512)
+@example([b"\x1b[9;1H" + "\u4e2d\u4e2d\n\x1b[A\r\u00e9\n".encode(), b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\n" + "e\u200d\u00e9\u00e8\n".encode(), b""], b"\x1b[3;9r", 1000, 512, False)
 # (round 46) ED 2 after lagged line feeds sends the rows to the history in the screen's order through the lag:
 # the last used row in the region's rows the lag took round, or in the others, or only in those taken round;
 # a line wrapped through the lag; the region at the screen's top; with rows below it used (the history's open
 # line stays open); on the alternate screen (in one piece: reading live settles the lag)
-@example([b"\x1b[10;1H\x1b[J\x1b[9;1H\n\n\x1b[2Jq", b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[10;1H\x1b[J\x1b[9;1H\nab\x1b[2J", b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[10;1H\x1b[J\x1b[2J\x1b[9;1H\nab\x1b[2Jq", b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[10;1H\x1b[J\x1b[9;1H\nabcdefghijklm\x1b[2J", b""], b"\x1b[1;9r", 1000, 512)
-@example([b"\x1b[9;1H\nabcdefghijklm\n\n\x1b[2J", b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\nabc\n\x1b[2Jd", b""], b"\x1b[?1049h\x1b[3;9r", 1000, 512)
+@example([b"\x1b[10;1H\x1b[J\x1b[9;1H\n\n\x1b[2Jq", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[10;1H\x1b[J\x1b[9;1H\nab\x1b[2J", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[10;1H\x1b[J\x1b[2J\x1b[9;1H\nab\x1b[2Jq", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[10;1H\x1b[J\x1b[9;1H\nabcdefghijklm\x1b[2J", b""], b"\x1b[1;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nabcdefghijklm\n\n\x1b[2J", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nabc\n\x1b[2Jd", b""], b"\x1b[?1049h\x1b[3;9r", 1000, 512, False)
 # the same region set again keeps the lag, another settles it; REP of a wide character wraps through the lag, and
 # with auto-wrap off writes over its pairs (same_pairs); REP of a space with auto-wrap off (put_spaces)
-@example([b"\x1b[9;1H\nab\x1b[3;9rcd\x1b[9;1H\nef", b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\nab\x1b[2;10rcd\x1b[10;1H\nef", b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\n" + "\u4e2d\x1b[9bx".encode(), b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[?7l\x1b[9;1H\n" + "\u4e2d\x1b[4b\r\u4e2d\x1b[4b\nx".encode(), b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[?7l\x1b[9;1H\nabcdef\r \x1b[5b\n", b""], b"\x1b[3;9r", 1000, 512)
+@example([b"\x1b[9;1H\nab\x1b[3;9rcd\x1b[9;1H\nef", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nab\x1b[2;10rcd\x1b[10;1H\nef", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\n" + "\u4e2d\x1b[9bx".encode(), b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[?7l\x1b[9;1H\n" + "\u4e2d\x1b[4b\r\u4e2d\x1b[4b\nx".encode(), b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[?7l\x1b[9;1H\nabcdef\r \x1b[5b\n", b""], b"\x1b[3;9r", 1000, 512, False)
 # text in insert mode (a typed character, runs, REP of a narrow and a wide character, wraps), after a pending ZWJ
 # and with auto-wrap off goes through the lag too (round 46); and the same on rows the core keeps as chunks
 @example([b"\x1b[9;1H\nabc\x1b[4h\rx\n\x1b[A\ryz\x1b[3b" + "\u00e9\u4e2d\x1b[2b\u4e2d\u6587".encode() + b"\n", b""],
-         b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\nabcdefgh\x1b[4h\x1b[9;9Hxyz\n" + "\x1b[9;8H\u4e2d\u6587".encode(), b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\nab" + "\u200d".encode() + b"c\n\x1b[?7labcdefghijklm\n", b""], b"\x1b[3;9r", 1000, 512)
-@example([b"\x1b[9;1H\n\x1b[?7lx\x1b[8b\r\x1b[4hy\x1b[9;5H" + "\u4e2d\x1b[3b\n".encode(), b""], b"\x1b[3;9r", 1000, 2)
-@example([b"\x1b[9;1H\n" + "\u4e2d\x1b[4b\r\u4e2d\x1b[4b\nx".encode(), b""], b"\x1b[3;9r", 1000, 2)  # (pair_fill)
+         b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nabcdefgh\x1b[4h\x1b[9;9Hxyz\n" + "\x1b[9;8H\u4e2d\u6587".encode(), b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nab" + "\u200d".encode() + b"c\n\x1b[?7labcdefghijklm\n", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\n\x1b[?7lx\x1b[8b\r\x1b[4hy\x1b[9;5H" + "\u4e2d\x1b[3b\n".encode(), b""], b"\x1b[3;9r", 1000, 2, False)
+@example([b"\x1b[9;1H\n" + "\u4e2d\x1b[4b\r\u4e2d\x1b[4b\nx".encode(), b""], b"\x1b[3;9r", 1000, 2, False)  # (pair_fill)
+# the main screen keeps its lag while the alternate one is shown: back as it was, settled if the region changed
+# there, with the alternate screen's own lag dropped; the end of the stream, a resize and RIS on the alternate
+# screen settle it
+@example([b"\x1b[9;1H\nab\x1b[?1049hxy\n\x1b[?1049lcd\n", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nab\x1b[?1049h\x1b[2;10rxy\x1b[?1049lcd\x1b[9;1H\n", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nab\x1b[?1049h\x1b[3;9r\x1b[9;1Hxy\n\n\x1b[?1049lcd\n", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nab\x1b[?1049h\x1b[2;10r\x1b[10;1Hxy\n\n\x1b[?1049lcd\x1b[10;1H\n", b""], b"\x1b[3;9r", 1000, 512,
+          False)
+@example([b"\x1b[9;1H\nab\n\x1b[?47hxy", b""], b"\x1b[3;9r", 1000, 512, False)
+@example([b"\x1b[9;1H\nab\n\x1b[?47hxy", b""], b"\x1b[3;9r", 1000, 512, True)
+@example([b"\x1b[9;1H\nab\n\x1b[?1049hxy\x1bcq", b""], b"\x1b[3;9r", 1000, 512, False)
 @given(st.lists(lagged_ops, max_size=40), st.sampled_from([b"\x1b[3;9r", b"\x1b[1;9r", b"\x1b[?1049h\x1b[3;9r"]),
-       st.sampled_from([1000, 60]), st.sampled_from([512, 2, 5]))
+       st.sampled_from([1000, 60]), st.sampled_from([512, 2, 5]), st.booleans())
 def test_text_after_lagged_scrolls_goes_to_the_cursors_row(both, move_rule, ops, region, max_live_cells,
-                                                          chunk_cells):
+                                                          chunk_cells, resize):
     """(The core's rows are chunks once an edit would touch more than ``chunk_cells``: small ones make these
-    rows chunks, as the fuzz harness does.)"""
+    rows chunks, as the fuzz harness does. ``resize``: the last read of ``live`` after a narrower, shorter
+    resize, which settles the lags.)"""
     numbered = b"".join(b"\x1b[%d;1Hrow %d" % (y, y) for y in range(1, 13))
     if region.startswith(b"\x1b[?1049h"):
         region += numbered
@@ -1411,7 +1425,10 @@ def test_text_after_lagged_scrolls_goes_to_the_cursors_row(both, move_rule, ops,
             if previous is not None:
                 impl._set_line_chunk_cells(previous)
         out = [decoder.decode(numbered + region + b"".join(ops[:half])), decoder.live]
-        out += [decoder.decode(b"".join(ops[half:])), decoder.live, decoder.decode(b"", final=True)]
+        out += [decoder.decode(b"".join(ops[half:]))]
+        if resize:
+            decoder.resize(9, 11)
+        out += [decoder.live, decoder.decode(b"", final=True)]
         outputs.append((out, decoder.stats))
     assert outputs[0] == outputs[1]
 

@@ -438,6 +438,13 @@ cdef int screen_remove_row(Screen *screen, Py_ssize_t y) except -1 nogil:
     return 0
 
 
+cdef int screen_settle(Screen *screen, Py_ssize_t top, Py_ssize_t bottom, Py_ssize_t k) except -1 nogil:
+    """Rows [top, bottom] rotated back by k (a region's lag: ScreenSink.settle), the shorter way round."""
+    cdef Py_ssize_t size = bottom + 1 - top
+    screen_mix(screen, top, bottom + 1)
+    return screen_rotate(screen, top, bottom + 1, -k if 2 * k <= size else size - k)
+
+
 cdef inline int screen_rotate_up(Screen *screen, Py_ssize_t top, Py_ssize_t bottom) except -1 nogil:
     """Rows (top, bottom] move up one; row top's cells (emptied; the caller has accounted them) are reused
     for the new empty row at bottom: scrolling a full screen line by line allocates nothing (a large
@@ -997,6 +1004,8 @@ cdef class ScreenSink(Sink):
     cdef uint32_t *flat  # a chunked row's cells laid out flat for its text (row_text)
     cdef Py_ssize_t flat_cap
     cdef Py_ssize_t lag  # rows scroll_up_lagged took from the region without rotating it yet (settle)
+    # the main screen's lag while the alternate screen is shown, and the region it belongs to (set_alt)
+    cdef Py_ssize_t main_lag, main_rupper, main_rlower
     cdef bint lags  # whether the region's scrolls may lag (set_region)
 
     def __dealloc__(self):
@@ -1026,7 +1035,7 @@ cdef class ScreenSink(Sink):
         self.hsize = 0
         self.history_open = False
         self.nmarks = 0
-        self.lag = 0
+        self.lag = self.main_lag = 0
         return 0
 
     cdef int resize(self, Py_ssize_t columns, Py_ssize_t height) except -1 nogil:
@@ -1036,6 +1045,7 @@ cdef class ScreenSink(Sink):
         cdef Py_ssize_t y, drop
         if self.lag:
             self.settle()
+        self.settle_main()
         screen_free(&self.alt_spare)  # (the next alternate screen has the new height)
         for which in range(2):
             if which == 1 and not self.has_main:
@@ -1572,14 +1582,14 @@ cdef class ScreenSink(Sink):
         return 0
 
     cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
-        if self.lag and final == RIS:
-            # (RIS resets the region and clears the screen by the rows' places; IND, NEL and RI scroll through
-            # the lag, DECSC and DECRC only save and move the cursor, and the other finals change no row: HTS
-            # after each line at the bottom of a region in the middle of 80x65,535 rotated it back into order
-            # each time, 2.5 MB/s; round 45)
-            self.settle()
         if final == RIS:
-            self.set_alt(False, False)
+            self.set_alt(False, False)  # (the main screen, and its lag: set_alt)
+            if self.lag:
+                # (RIS resets the region and clears the screen by the rows' places; IND, NEL and RI scroll
+                # through the lag, DECSC and DECRC only save and move the cursor, and the other finals change
+                # no row: HTS after each line at the bottom of a region in the middle of 80x65,535 rotated it
+                # back into order each time, 2.5 MB/s; round 45)
+                self.settle()
             self.cursormove(0, 0, False)
             self.set_region(0, self.height - 1)
             self.wrap = True
@@ -1759,8 +1769,7 @@ cdef class ScreenSink(Sink):
         return self.print_cps(self.scratch, count)
 
     cdef int private_mode(self, uint32_t mode, bint enable) except -1 nogil:
-        if self.lag and (mode == MODE_ALT_1049 or mode == MODE_ALT_1047 or mode == MODE_ALT_47):
-            self.settle()  # (a screen switch reads rows; the other modes are flags, DECOM a cursor move)
+        # (the modes are flags, DECOM a cursor move; a screen switch keeps the main screen's lag: set_alt)
         if mode == DECAWM:
             self.wrap = enable
         elif mode == DECOM:
@@ -1774,7 +1783,11 @@ cdef class ScreenSink(Sink):
         """See _screen_py.ScreenSink.set_alt. Leaving empties only the rows that may hold something and keeps
         the screen for the next entry (alt_spare), as the fallback does: a new screen and a look at each of
         its rows cost O(rows) a switch (CSI ? 1049 h then l, 16 bytes: 4 MB/s at 1000 rows, 0.04 at 65,535;
-        benchmarks/README.md, round 33)."""
+        benchmarks/README.md, round 33). The main screen keeps a region's lag (scroll_up_lagged) while the
+        alternate one is shown (main_lag, with its region), back when it is left, or settled then if the
+        region changed meanwhile (settle_main); the alternate screen's own lag goes with its rows. A switch
+        after each line at the bottom of a region in the middle of 80x65,535 settled the lag: 10.7 MB/s
+        (round 46)."""
         cdef Py_ssize_t y, stop
         cdef Row *row
         if not self.drop_alt:
@@ -1788,6 +1801,8 @@ cdef class ScreenSink(Sink):
                 self.has_alt_saved = True
             self.main = self.screen
             self.has_main = True
+            self.main_lag, self.main_rupper, self.main_rlower = self.lag, self.rupper, self.rlower
+            self.lag = 0
             screen_forget(&self.screen)
             if self.alt_spare.pool != NULL and self.alt_spare.height == self.height:
                 self.screen = self.alt_spare  # (every row blank, no busy range: screen_blanked when it was left)
@@ -1816,6 +1831,12 @@ cdef class ScreenSink(Sink):
             self.screen = self.main
             screen_forget(&self.main)
             self.has_main = False
+            self.lag = 0  # (the alternate screen's rows are all blank: their order no longer matters)
+            if self.main_rupper == self.rupper and self.main_rlower == self.rlower:
+                self.lag = self.main_lag
+                self.main_lag = 0
+            else:
+                self.settle_main()
         if self.cx > self.columns - 1:
             self.cx = self.columns - 1
         if self.cy > self.height - 1:
@@ -1827,6 +1848,7 @@ cdef class ScreenSink(Sink):
         if self.lag:
             self.settle()
         if self.has_main:
+            self.settle_main()
             self.text(&self.main, screen_last_text(&self.main) + 1, self.out)
         last = screen_last_text(&self.screen)
         self.text(&self.screen, last + 1, self.out)
@@ -2644,10 +2666,17 @@ cdef class ScreenSink(Sink):
 
     cdef int settle(self) except -1 nogil:
         """The rotation scroll_up_lagged left: the region's rows back in order (the shorter way round)."""
-        cdef Py_ssize_t k = self.lag, size = self.rlower + 1 - self.rupper
+        cdef Py_ssize_t k = self.lag
         self.lag = 0
-        screen_mix(&self.screen, self.rupper, self.rlower + 1)
-        screen_rotate(&self.screen, self.rupper, self.rlower + 1, -k if 2 * k <= size else size - k)
+        screen_settle(&self.screen, self.rupper, self.rlower, k)
+        return 0
+
+    cdef int settle_main(self) except -1 nogil:
+        """settle for the main screen while it is not shown (set_alt), by the region its lag belongs to."""
+        cdef Py_ssize_t k = self.main_lag
+        self.main_lag = 0
+        if k:
+            screen_settle(&self.main if self.has_main else &self.screen, self.main_rupper, self.main_rlower, k)
         return 0
 
     cdef int scroll_region_down(self) except -1 nogil:
