@@ -1433,6 +1433,31 @@ def test_text_after_lagged_scrolls_goes_to_the_cursors_row(both, move_rule, ops,
     assert outputs[0] == outputs[1]
 
 
+# (round 46) The same on a screen tall enough for the busy rows' hole (HOLE_MIN rows): lines at the bottom of a
+# region past max_live_cells commit its oldest rows, and the rows the scan passed and committed become the hole,
+# and the rows past the busy range's bottom are not scanned (commit_rows); rows wrapped blank break a run.
+tall_ops = st.one_of(
+    lagged_ops,
+    st.sampled_from([b"abcdefghij\n" * 40, b"x\x1b[9b" * 50, b"x\x1bD" * 60, b"ab\n" * 70, b"\x1b[50;1H" + b"q\n" * 30,
+                     b"\x1b[100;1H", b"\x1b[20;1H\x1bM" * 5, b"\x1b[120;1H\x1b[2K\x1b[1;1H\x1b[2K\x1b[100;1H"]),
+)
+
+
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example([b"\x1b[100;1H", b"abcdefghij\n" * 40, b"abcdefghij\n" * 40, b"x\x1b[9b" * 50, b"abcdefghij\n" * 40], 300)
+@example([b"\x1b[100;1H", b"x\x1bD" * 60, b"x\x1bD" * 60, b"ab\n" * 70, b"x\x1bD" * 60], 100)
+@example([b"\x1b[J", b"x\x1bD" * 60, b"x\x1b[9b" * 50, b"\x1b[1;1H", b"x\x1bD" * 60, b"\x1b[50;1H" + b"q\n" * 30], 100)
+@given(st.lists(tall_ops, max_size=30), st.sampled_from([100, 300, 1000]))
+def test_lines_past_max_live_cells_in_a_lagged_region_of_a_tall_screen(both, ops, max_live_cells):
+    outputs = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=10, rows=120, max_live_cells=max_live_cells)
+        out = [decoder.decode(b"\x1b[1;1Htop\x1b[120;1Hbottom\x1b[20;100r" + b"".join(ops)), decoder.live,
+               decoder.decode(b"", final=True)]
+        outputs.append((out, decoder.stats))
+    assert outputs[0] == outputs[1]
+
+
 # SU n and SD n scroll the region n times at once (scroll_up, scroll_down: the rows that leave go in runs, one
 # rotation or a lag for all). The oracle is the other way to scroll a region one row at a time, in the same
 # implementation: a line feed on its last row (SU) or RI on its first (SD), min(n, its height) times, the

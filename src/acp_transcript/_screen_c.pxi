@@ -2459,27 +2459,31 @@ cdef class ScreenSink(Sink):
         """enforce_limits over the entries [y, stop) of the screen's order, in order, but the cursor's row
         (its entry ``cursor``): 1 if the live cells are still past max_live_cells after them.
 
-        A row committed from the top of the busy range moves that top below it: every row from there to it
-        is blank now (the scan found no other). Each line at the bottom of a tall screen at the limit commits
+        The rows the scan passed and the ones it committed are blank (screen_blanked): a row committed from
+        the top of the busy range moves that top below it, and a run of such rows is the screen's hole,
+        which the next scan skips at once. Each line at the bottom of a tall screen at the limit commits
         its topmost row, and the scan read every row emptied before, up to 48,000 of them on 80x65,535: lines
-        of 61 characters 30 MB/s, and with REP 3.5 (benchmarks/README.md, round 40)."""
-        cdef bint from_top = y <= self.screen.busy_top
+        of 61 characters 30 MB/s, and with REP 3.5 (benchmarks/README.md, round 40); in a region in the
+        middle of it, whose lag puts the scan's start at the region's oldest row, the busy range's top did
+        not help: x and REP 79 there read 8.2 MB/s, 2,050 instructions a byte (round 46). Nor does the hole
+        alone, once the region's blank rows come round its end (from where its oldest row is to its end, and
+        from its start: the rows after the busy range's bottom are the first of those, and not scanned)."""
+        cdef Py_ssize_t blank = y  # (the scan's rows [blank, y) are blank)
         if y < self.screen.busy_top:
             y = self.screen.busy_top
+        if stop > self.screen.busy_bottom + 1:  # (the rows below the busy range are blank: not scanned)
+            stop = self.screen.busy_bottom + 1
         while self.screen.cells > self.max_live_cells:
             y = screen_next_busy(&self.screen, y, stop)
             if y >= stop:
+                screen_blanked(&self.screen, blank, stop)
                 return 1
             if y != cursor and row_at(&self.screen, y).line.len:
                 self.to_history(y)
                 self.empty_row(y)
-                if from_top and y < self.screen.busy_bottom:
-                    self.screen.busy_top = y + 1
-                elif from_top:  # (it was the last: none is busy)
-                    self.screen.busy_top = PY_SSIZE_T_MAX
-                    self.screen.busy_bottom = -1
+                screen_blanked(&self.screen, blank, y + 1)
             else:
-                from_top = False  # (a row that stays busy: the range's top stays above it)
+                blank = y + 1  # (a row that stays busy)
             y += 1
         return 0
 
