@@ -59,6 +59,10 @@ CASES = {
     # of its own in the fallback (0.43 and 3.4 MB/s), the tabbed run now goes on across line feeds
     "lines of a tab": ("b''", "b'\\t\\n' * 32768"),
     "tab-indented lines": ("b''", "b'\\tfoo = bar(baz)\\r\\n' * 3855"),
+    # (round 46) LF CR line endings: each CR after an LF was a run and a CR of its own in the fallback (0.74-1.0
+    # MB/s, 10-40x under CR LF), until its text runs took it (_parser_py._LINE_RUN)
+    "lines ending LF CR": ("b''", "b'hello world\\n\\r' * 5041"),
+    "sized 80x24: lines of x ending LF CR": ("b''", "b'x\\n\\r' * 21845"),
     # the hostile rows of the security audit (README: Security); each block is repeated to the size
     "dense U+202E": ("b''", "'a\\u202eb'.encode() * 13107"),
     "dense U+2028 + tags": ("b''", "('\\u2028x\\U000e0041'.encode()) * 8192"),
@@ -225,6 +229,30 @@ CASES = {
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "'\\u4e2d\\x1b[1024C'.encode() * 6553"),
     "sized 80x65535: x and LF and HTS at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1bH' * 16384"),
+    # (round 46, the same sweep of what follows x and LF there) these settled the lag (a rotation of half the
+    # screen's row slots): DECSTBM of the same region, insert mode, a wide character's REP, a space's REP with
+    # auto-wrap off, ED 0 and ED 1 on the row above the last, a screen switch; the core keeps it now
+    "sized 80x65535: x and LF and DECSTBM of the same region at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[16384;49151r\\x1b[49151;1H' * 2621"),
+    "sized 80x65535: x and LF in insert mode at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H\\x1b[4h'", "b'x\\n' * 32768"),
+    "sized 80x65535: x and LF and a wide character REP 3 at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "'x\\n\\u4e2d\\x1b[3b'.encode() * 6553"),
+    "sized 80x65535: x and LF and ED 0 on the row above at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[A\\x1b[J\\x1b[B' * 5957"),
+    "sized 80x65535: x and LF and ED 1 on the row above at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[A\\x1b[1J\\x1b[B' * 5461"),
+    "sized 80x65535: x and LF and a screen switch at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\n\\x1b[?1049h\\x1b[?1049l' * 3640"),
+    "sized 80x1000: x and LF and ED 2 at the bottom of the middle half": (
+        "b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n\\x1b[2J' * 10923"),
+    # (round 46) past max_live_cells there, each line commits the region's oldest row, and the scan read every
+    # row committed before (8.2 MB/s), until the rows it passes became the hole; x then IND leaves a blank
+    # wrapped row every 81 lines, which breaks that run (a miss: 5.9)
+    "sized 80x65535: x and REP 79 at the bottom of the middle half": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\x1b[79b' * 10923"),
+    "sized 80x65535: x and IND at the bottom of the middle half (the column walks right)": (
+        "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\x1bD' * 21845"),
     # (round 40) a log at the bottom of the whole screen, past max_live_cells (17,190 lines of 61 cells; the
     # REP lines reach it at 1 MB): each line commits the topmost row, and the core's scan for it read every
     # row emptied before (30 and 2.6-3.5 MB/s at 10 MB), until a commit from the busy range's top moved it
