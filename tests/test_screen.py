@@ -131,10 +131,12 @@ def test_a_log_scrolling_through_the_screen(both, columns, rows):
 def test_lines_of_wide_and_narrow_characters_scrolling_through_the_screen(both, columns, rows, max_live_cells):
     """Lines of one- and two-cell characters through the bottom row: the fallback takes them as a block
     (put_lines, round 31), wide characters that would straddle the margin put on the next row; the core row
-    by row. Lines of exactly a row's cells, a wide character at the margin, empty lines, a line with a
-    combining mark (not taken), on one column (not taken), and a cell bound that commits rows early."""
+    by row. Lines of exactly a row's cells, a wide character at the margin, empty lines, lines with combining
+    marks (taken when they fit on a row, since round 46; not with more than _MARKS_UNMEASURED on a cell), on
+    one column (not taken), and a cell bound that commits rows early."""
     words = ["\u4e2d\u6587", "\u65e5\u672c\u8a9e", "\u0416\u0443\u0440\u043d\u0430\u043b", "\u00e9" * 9,
-             "\ud55c \uad6d", "a\u4e2d", "\u4e2d" * 5, "x" * 9 + "\u4e2d", "", "x" * 8 + "\u4e2d"]
+             "\ud55c \uad6d", "a\u4e2d", "\u4e2d" * 5, "x" * 9 + "\u4e2d", "", "x" * 8 + "\u4e2d", "e\u0301" * 3,
+             "\u0915\u093e\u0930 ", "\u4e2d\u0301\u0302x", "a" + "\u0301" * 7, "\u0301b"]
     lines = [words[n % len(words)] * (n % 4 + 1) + str(n % 7 or "") for n in range(300)]
     lines += ["e\u0301\u4e2d", "", "end\u4e2d"]
     data = "\n".join(lines).encode() + b"\n\x1b[2A\x1b[Kedit\x1b[5;1Hcup"
@@ -184,6 +186,28 @@ def test_lines_of_wide_characters_taken_as_a_block_keep_the_cell_bound(both):
     assert results[0] == results[1]
     assert results[0][0] == "\n" * 10 + "\u4e2d\u6587\u5b57\u65e5\u672c\n\n"  # (the first line, committed early)
     assert results[0][1].count("\u4e2d") == 10
+
+
+def test_the_fallback_takes_lines_with_combining_marks_as_a_block(both, monkeypatch):
+    # (round 46) lines of decomposed accents, Hindi or Thai that fit on a row do not go through put_text one
+    # by one either: the lines that go through to the history are their own text, the rows that stay keep
+    # their marks (an erase and a write over them after the block)
+    from acp_transcript import _screen_py
+
+    texts = []
+    put_text = _screen_py.ScreenSink.put_text
+    monkeypatch.setattr(_screen_py.ScreenSink, "put_text", lambda sink, text: texts.append(text) or put_text(sink, text))
+    data = ("cafe\u0301 \u0915\u093e\u0930 \u4e2d\u0301 %d\n" * 100).encode() % tuple(range(100))
+    data += b"\x1b[2A\x1b[3X\x1b[Ax\n"
+    results = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=80, rows=3)
+        results.append((decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats))
+    assert results[0] == results[1]
+    assert results[0][0].startswith("cafe\u0301 \u0915\u093e\u0930 \u4e2d\u0301 0\ncafe\u0301")
+    assert results[0][1] == ("x  e\u0301 \u0915\u093e\u0930 \u4e2d\u0301 98\n"
+                             "cafe\u0301 \u0915\u093e\u0930 \u4e2d\u0301 99")
+    assert len(texts) == 3 and texts[-1] == "x"  # (the lines above the bottom row, then the write after the block)
 
 
 def test_the_fallback_takes_lines_of_wide_characters_as_a_block(monkeypatch):

@@ -587,6 +587,7 @@ class ScreenSink:
         sx = self.columns
         rows: list[str] = []
         wrapped: list[bool] = []
+        marked: list[tuple[int, str, list[int], list[str]]] = []  # (a row's index in rows, its line: _marked_cells)
         j = index
         padded = False  # some rows hold wide characters and their padding
         room = self.max_live_cells - self.screen.cells
@@ -603,7 +604,16 @@ class ScreenSink:
                 # one- and two-cell characters (colored CJK or Cyrillic log lines: a line was put_text and a
                 # scroll a row, round 31); on one column a wide character has rules of its own (put_char)
                 if sx < 2 or not _CELL_TEXT.fullmatch(cells):
-                    break
+                    # or with combining marks on a row (as put_marked writes them: decomposed accents, Hindi
+                    # or Thai lines were put_marked's and a scroll each, 0.67 MB/s at 80x24; round 46)
+                    cells_marks = _marked_cells(cells)
+                    if cells_marks is None or len(cells_marks[0]) > sx:
+                        break
+                    marked.append((len(rows), pieces[j], cells_marks[1], cells_marks[2]))
+                    rows.append(cells_marks[0])  # (its padding never reaches the history: push_rows)
+                    wrapped.append(False)
+                    j += 1
+                    continue
                 cells = _padded(cells)
                 padded = padded or len(cells) > len(pieces[j])
             if len(cells) <= sx:
@@ -625,14 +635,17 @@ class ScreenSink:
                 wrapped[-1] = False
             j += 1
         if rows:
-            self.push_rows(rows, wrapped, padded)
+            self.push_rows(rows, wrapped, padded, marked)
         return j
 
-    def push_rows(self, rows: list[str], wrapped: list[bool], padded: bool) -> None:
+    def push_rows(self, rows: list[str], wrapped: list[bool], padded: bool,
+                  marked: Sequence[tuple[int, str, list[int], list[str]]] = ()) -> None:
         """What put_text and linefeed do to ``rows`` (cells of one- and two-cell characters, ``padded`` when
-        some hold padding) from at_empty_bottom(): each written on the bottom row, then the region scrolled,
-        ``wrapped`` saying which rows the line goes on from. The cursor is left at column 0 of a new empty
-        bottom row. The caller has checked that the screen's cells plus theirs stay within max_live_cells."""
+        some hold padding; ``marked``: those that have combining marks, each a line of its own, with its index,
+        its text, and where its runs of marks are and what they are, as _marked_cells gives them) from
+        at_empty_bottom(): each written on the bottom row, then the region scrolled, ``wrapped`` saying which
+        rows the line goes on from. The cursor is left at column 0 of a new empty bottom row. The caller has
+        checked that the screen's cells plus theirs stay within max_live_cells."""
         if self.lag:
             self.settle()
         count = len(rows)
@@ -646,6 +659,9 @@ class ScreenSink:
         through = count - keep
         if through > 0:
             parts += [row if wrap else row + "\n" for row, wrap in zip(rows[:through], wrapped[:through])]
+            for k, line, _, _ in marked:
+                if k < through:  # (its text, as row_text would give it back)
+                    parts[gone + k] = line + "\n"
             if padded:
                 parts[gone:] = [part.replace(PAD, "") for part in parts[gone:]]
         self.emit("".join(parts))
@@ -662,8 +678,14 @@ class ScreenSink:
         base = screen.base
         bottom_row = slice(base + bottom - gone, base + bottom - gone + 1)
         screen.rows[bottom_row] = rows[start:] + [""]
+        if marked and screen.marks is None:
+            screen.marks = [None] * len(screen.rows)
         if screen.marks is not None:
-            screen.marks[bottom_row] = [None] * (len(lengths) + 1)
+            row_marks: list[Marks | None] = [None] * (len(lengths) + 1)
+            for k, _, positions, runs in marked:
+                if k >= start:
+                    row_marks[k - start] = (_mark_codes(positions, MARK_BASE), runs)
+            screen.marks[bottom_row] = row_marks
         screen.wrapped[bottom_row] = bytes(wrapped[start:]) + b"\0"
         screen.used[bottom_row] = array("I", lengths + [0])
         screen.busy[bottom_row] = b"\1" * len(lengths) + b"\0"
@@ -1242,14 +1264,9 @@ class ScreenSink:
         elif len(marks[1]) + len(runs) > 2 * len(screen.rows[entry]) + 64:  # (combine's bound on a row's list)
             marks = screen.marks[entry] = _compact_marks(*marks)
         strings = marks[1]
-        pieces = []
-        at = 0
-        for index, x in enumerate(positions, MARK_BASE + len(strings)):
-            pieces.append(NO_MARK * (x - at))
-            pieces.append(chr(index))
-            at = x + 1
+        codes = _mark_codes(positions, MARK_BASE + len(strings))
         strings.extend(runs)
-        self.write_cells(cy, cx, cells, held, codes="".join(pieces))  # (no blank in the cells: no trim below stop)
+        self.write_cells(cy, cx, cells, held, codes=codes)  # (no blank in the cells: no trim below stop)
         self.cx = stop
         return True
 
@@ -2250,6 +2267,18 @@ def _marked_cells(text: str) -> tuple[str, list[int], list[str]] | None:
         last += len(part)
         positions.append(last - 1 if part[-1] == PAD else last)
     return "".join(texts), positions, runs
+
+
+def _mark_codes(positions: list[int], first: int) -> str:
+    """A row's mark codes (Marks) from column 0 for runs of marks on the cells ``positions`` (_marked_cells),
+    the first run's string at index ``first`` of the row's list."""
+    pieces = []
+    at = 0
+    for index, x in enumerate(positions, first):
+        pieces.append(NO_MARK * (x - at))
+        pieces.append(chr(index))
+        at = x + 1
+    return "".join(pieces)
 
 
 def _marks_at(screen: Screen, y: int) -> Marks | None:
