@@ -2476,7 +2476,8 @@ cdef class ScreenSink(Sink):
         while self.screen.cells > self.max_live_cells:
             y = screen_next_busy(&self.screen, y, stop)
             if y >= stop:
-                screen_blanked(&self.screen, blank, stop)
+                if blank < stop:  # (a scan that starts past the busy range's bottom passed no row)
+                    screen_blanked(&self.screen, blank, stop)
                 return 1
             if y != cursor and row_at(&self.screen, y).line.len:
                 self.to_history(y)
