@@ -207,7 +207,7 @@ CASES = {
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "(b'x' * 99 + b'\\n') * 656"),
     # (round 45) lines of characters that are not ASCII there: the core settled its lag at each line's print
     # (1.8 MB/s for e-acute LF; the fallback's lag never moves the cursor's row: 3.1), until text that stays on
-    # the cursor's row went through it as ASCII does (stays_on_cursor_row)
+    # the cursor's row went through it as ASCII does (cursor_row, wrap_text)
     "sized 80x65535: lines of e-acute at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "'\\u00e9\\n'.encode() * 21845"),
     "sized 80x65535: lines of CJK at the bottom of the middle half": (
