@@ -706,6 +706,25 @@ def one_at_a_time(text: str) -> str:
     return "".join(char + "\x1b[?25l" for char in text)
 
 
+@pytest.mark.parametrize("before, mark, count", [("e", "\u0301", 30), ("\u4e2d", "\u0301", 9), ("x" * 8, "\u0301", 3),
+                                                 ("\u4e2d\u0301\u0302", "\u0303", 5), ("", "\u0301", 4),
+                                                 ("e", "\u200b", 12), ("\u4e2d", "\u200d", 3)])
+def test_rep_of_a_zero_width_character_is_its_copies_printed(both, before, mark, count):
+    """REP n of a zero-width character (at most one per cell up to the margin) is that many copies printed one
+    at a time: each joins the cell before the cursor (a wide character's, past its padding), until one would
+    take it past MAX_CELL_BYTES; at column 0 all are dropped; copies of a ZWJ leave one pending. The fallback
+    joins the copies after the first at once (combine_more, round 46)."""
+    cx = sum(2 if "\u4e00" <= char <= "\u9fff" else 0 if char in "\u0301\u0302" else 1 for char in before)
+    copies = min(count, 10 - cx)
+    results = []
+    for impl in both:
+        got = decoded_and_counted(impl, (before + mark + "\x1b[%db" % count + "z").encode(), 10, 2, 1000)
+        expected = decoded_and_counted(impl, one_at_a_time(before + mark * (copies + 1) + "z").encode(), 10, 2, 1000)
+        assert got == expected, impl
+        results.append(got)
+    assert results[0] == results[1]
+
+
 @settings(max_examples=examples(200))
 @given(sized_streams(max_ops=40), st.lists(st.tuples(st.sampled_from(["", "\r", "\x1b[2G", "\x1b[3G", "\x1b[4G",
                                                                        "\x1b[5G", "\x1b[?7l", "\x1b[?7h", "\x1b[A",
