@@ -290,6 +290,9 @@ CASES = {
     # (round 35) REP of a zero-width character: every copy joins the cell before the cursor, 1,000 of them a
     # sequence at 1000 columns (2.6-3.3 MB/s in the core, 0.46-0.56 in the fallback before round 35)
     "sized 1000x24: REP of a combining mark then CR": ("b''", "'\\u0915\\u093f\\x1b[1024b\\r'.encode() * 5041"),
+    # (round 46, the fallback's sweep) the copies after the first were a combine each in the fallback (0.59-0.67
+    # MB/s), until they joined the cell at once (combine_more)
+    "sized 80x24: e and a combining mark then REP 79": ("b''", "'e\\u0301\\x1b[79b'.encode() * 8192"),
     "sized 1000x24: REP of a bidi control then CR": ("b''", "'\\u202e\\x1b[1024b\\r'.encode() * 6553"),
     # (round 35, a miss) IL or RI do not move the cursor's column: x then IL writes each x one column further
     # on a new row, whose blanks before it are cells (padded, then counted when the row is lost)
