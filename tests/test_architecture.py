@@ -157,12 +157,13 @@ ONLY_C = {
     # enforce_limits' commit_rows through the lag) rotate the core's row order in place, so SD and SU lag too,
     # and text is written where the lag left the cursor's row (cursor_row, lagged_row, screen_row), and so
     # are its wraps (wrap_through_lag; wrap_text for text that is not ASCII and insert mode's), ED clears the
-    # rows where it left them (clear_screen_rows) and ED 2 sends them to the history through it
-    # (clear_lagged_screen), and the main screen keeps its lag under the alternate one (settle_main); drop_row
-    # is move_lines' loss of a row, which the lagged scrolls share. The fallback's lag holds the rows aside
-    # and never moves the cursor's row: its linefeed lags by itself
+    # rows where it left them (clear_screen_rows, in the runs of its order: order_runs) and ED 2 sends them
+    # to the history through it (clear_lagged_screen), and the main screen keeps its lag under the alternate
+    # one (settle_main); drop_row is move_lines' loss of a row, which the lagged scrolls share. The fallback's
+    # lag holds the rows aside and never moves the cursor's row: its linefeed lags by itself
     ("ScreenSink", "drop_row"), ("ScreenSink", "wrap_through_lag"), ("ScreenSink", "wrap_text"),
     ("ScreenSink", "clear_lagged_screen"), ("ScreenSink", "clear_screen_rows"), ("ScreenSink", "settle_main"),
+    ("ScreenSink", "order_runs"),
     ("ScreenSink", "cursor_row"), ("ScreenSink", "lagged_row"), ("ScreenSink", "screen_row"),
 }
 

@@ -2843,7 +2843,8 @@ cdef class ScreenSink(Sink):
         the region's rows are in order again without a rotation. ED 2 after each line at the bottom of a
         region in the middle of 80x65,535 rotated half the screen's row slots a line first (settle: 3.9-5.1
         MB/s; round 46)."""
-        cdef Py_ssize_t size = self.rlower + 1 - self.rupper, top = self.rupper + self.lag, before, run
+        cdef Py_ssize_t size = self.rlower + 1 - self.rupper, top = self.rupper + self.lag, before, i
+        cdef Py_ssize_t runs[8]
         if self.rupper <= last <= self.rlower:  # the last used row of the screen is in the region's
             if last < top:  # (a row the lag took round: its place is its entry's distance after top)
                 last += size - self.lag
@@ -2851,15 +2852,8 @@ cdef class ScreenSink(Sink):
                 before = screen_last_used_in(&self.screen, self.rupper, top)
                 last = before + size - self.lag if before >= self.rupper else last - self.lag
         last += 1  # (the rows [0, last) of the screen go)
-        if last <= self.rupper:
-            self.leave_rows(0, last)
-        else:
-            self.leave_rows(0, self.rupper)
-            run = (last if last <= self.rlower else self.rlower + 1) - self.rupper  # (the region's rows that go)
-            before = top + run if top + run <= self.rlower + 1 else self.rlower + 1
-            self.leave_rows(top, before)
-            self.leave_rows(self.rupper, self.rupper + run - (before - top))
-            self.leave_rows(self.rlower + 1, last)
+        for i in range(self.order_runs(0, last, runs)):
+            self.leave_rows(runs[2 * i], runs[2 * i + 1])
         self.lag = 0
         if last < self.height:  # (the rows after them: scroll_region_full's empty rows, clearscreen's clear)
             self.clear_lines(0, self.height)
@@ -2937,20 +2931,39 @@ cdef class ScreenSink(Sink):
         screen, which is emptied here too but for the first. ED 0 or ED 1 after each line at the bottom of a
         region in the middle of 80x65,535 rotated the region back into order each time: 1.8 MB/s on its last
         row (round 45, which cleared the two runs there), 3.6-6.6 on the row above it (round 46)."""
-        cdef Py_ssize_t stop = y + n, first, count, split
-        if not self.lag or stop <= self.rupper or y > self.rlower:
+        cdef Py_ssize_t runs[8]
+        cdef int i
+        if not self.lag:
             return self.clear_lines(y, n)
-        if y < self.rupper:
-            self.clear_lines(y, self.rupper - y)
-            y = self.rupper
-        count = (stop if stop <= self.rlower + 1 else self.rlower + 1) - y
-        first = self.lagged_row(y)
-        split = first + count if first + count <= self.rlower + 1 else self.rlower + 1
-        self.clear_lines(first, split - first)
-        self.clear_lines(self.rupper, count - (split - first))
-        if stop > self.rlower + 1:
-            self.clear_lines(self.rlower + 1, stop - self.rlower - 1)
+        for i in range(self.order_runs(y, y + n, runs)):
+            self.clear_lines(runs[2 * i], runs[2 * i + 1] - runs[2 * i])
         return 0
+
+    cdef int order_runs(self, Py_ssize_t y, Py_ssize_t stop, Py_ssize_t *runs) noexcept nogil:
+        """The screen's rows [y, stop) as runs of its order where a region's lag (scroll_up_lagged) left
+        them, in the screen's order: the rows above the region, the region's rows from where the first of
+        them is to its end and then from its start, the rows below it. Each run [runs[2i], runs[2i + 1]) is
+        not empty; returns how many (at most four). clear_screen_rows' and clear_lagged_screen's split."""
+        cdef Py_ssize_t count, first, split
+        cdef int k = 0
+        if y < stop and y < self.rupper:
+            runs[0], runs[1] = y, (stop if stop < self.rupper else self.rupper)
+            k = 1
+            y = runs[1]
+        if y < stop and y <= self.rlower:
+            count = (stop if stop <= self.rlower + 1 else self.rlower + 1) - y
+            first = self.lagged_row(y)
+            split = first + count if first + count <= self.rlower + 1 else self.rlower + 1
+            runs[2 * k], runs[2 * k + 1] = first, split
+            k += 1
+            if split - first < count:
+                runs[2 * k], runs[2 * k + 1] = self.rupper, self.rupper + count - (split - first)
+                k += 1
+            y += count
+        if y < stop:
+            runs[2 * k], runs[2 * k + 1] = y, stop
+            k += 1
+        return k
 
     cdef int clearscreen(self) except -1 nogil:
         cdef Py_ssize_t last
