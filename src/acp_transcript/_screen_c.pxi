@@ -2939,7 +2939,7 @@ cdef class ScreenSink(Sink):
             self.clear_lines(runs[2 * i], runs[2 * i + 1] - runs[2 * i])
         return 0
 
-    cdef int order_runs(self, Py_ssize_t y, Py_ssize_t stop, Py_ssize_t *runs) noexcept nogil:
+    cdef inline int order_runs(self, Py_ssize_t y, Py_ssize_t stop, Py_ssize_t *runs) noexcept nogil:
         """The screen's rows [y, stop) as runs of its order where a region's lag (scroll_up_lagged) left
         them, in the screen's order: the rows above the region, the region's rows from where the first of
         them is to its end and then from its start, the rows below it. Each run [runs[2i], runs[2i + 1]) is
