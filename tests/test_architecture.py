@@ -52,9 +52,6 @@ ONLY_PY = {
     # once (a Python write and splice a run cost the fallback a fifth of such text's speed); the core combines
     # each mark on its own, as its per-character work is a few instructions
     ("ScreenSink", "put_marked"),
-    # ...and REP of a zero-width character, whose copies after the first join that cell's marks at once (a
-    # combine each was most of such a REP in Python; the core's combine costs a few instructions)
-    ("ScreenSink", "combine_more"),
     # a fallback line is an immutable str: an edit builds the new line and puts it back (trimmed); the core
     # edits the line in place through a pointer (cursor_line, in ONLY_C)
     ("LineWindow", "replace_line"),

@@ -713,7 +713,7 @@ def test_rep_of_a_zero_width_character_is_its_copies_printed(both, before, mark,
     """REP n of a zero-width character (at most one per cell up to the margin) is that many copies printed one
     at a time: each joins the cell before the cursor (a wide character's, past its padding), until one would
     take it past MAX_CELL_BYTES; at column 0 all are dropped; copies of a ZWJ leave one pending. The fallback
-    joins the copies after the first at once (combine_more, round 46)."""
+    joins the copies after the first at once (combine's ``copies``, round 46)."""
     cx = sum(2 if "\u4e00" <= char <= "\u9fff" else 0 if char in "\u0301\u0302" else 1 for char in before)
     copies = min(count, 10 - cx)
     results = []

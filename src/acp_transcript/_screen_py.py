@@ -860,11 +860,11 @@ class ScreenSink:
         if width == 0:
             # (a zero-width character's copies join the cell before the cursor until it holds MAX_CELL_BYTES,
             # each adding its UTF-8 bytes: the rest change nothing; _screen_c.pxi's repeat. The first is
-            # put_text's put_char, without its scan for runs; the others join the cell it joined: combine_more)
-            count = min(count, MAX_CELL_BYTES // len(char.encode()) + 1)
+            # put_text's put_char, without its scan for runs, which may join a pending ZWJ first; the others
+            # join the same cell at once)
             self.put_char(char, 0)
             if count > 1 and char != ZWJ:  # (copies of a ZWJ only leave one pending: put_char)
-                self.combine_more(char, count - 1)
+                self.combine(char, count - 1)
             return
         # (with auto-wrap off a space on a blank cell writes nothing, where a fill writes it: put_spaces; and
         # the fill stops at the margin, the rest of a wide character's copies dropped as put_char drops them)
@@ -1480,9 +1480,11 @@ class ScreenSink:
                 screen.rows[entry] = set_cells(row, stop, x, BLANK * (x - stop))
                 _edit_marks(screen, cy, stop, x, x - stop)
 
-    def combine(self, char: str) -> None:
+    def combine(self, char: str, copies: int = 1) -> None:
         """A zero-width character joins the cell left of the cursor (``screen_write_combine``), skipping
-        padding; at column 0 it is dropped, and so is one that would take the cell past MAX_CELL_BYTES of UTF-8."""
+        padding; at column 0 it is dropped, and so is one that would take the cell past MAX_CELL_BYTES of UTF-8.
+        ``copies`` of it (REP) join as that many calls would: those within the bytes (a call each was most of
+        REP of a combining mark in Python, 0.58 MB/s at 80x1,000; round 46)."""
         cx, cy = self.cx, self.cy
         if cx == 0 or cx > self.columns:
             return
@@ -1504,40 +1506,19 @@ class ScreenSink:
             codes += NO_MARK * (x + 1 - len(codes))
         code = codes[x]
         marked = strings[ord(code) - MARK_BASE] if code != NO_MARK else ""
-        if len(marked) > 3 and len((row[x] + marked + char).encode()) > MAX_CELL_BYTES:
-            return  # (five characters or fewer are 20 bytes at most)
+        if len(marked) + copies > 4:  # (five characters or fewer are 20 bytes at most: only more are measured)
+            copies = min(copies, (MAX_CELL_BYTES - len((row[x] + marked).encode())) // len(char.encode()))
+            if copies <= 0:
+                return
         if code != NO_MARK:  # (a code is the cell's own: cells never share one)
-            strings[ord(code) - MARK_BASE] = marked + char
+            strings[ord(code) - MARK_BASE] = marked + char * copies
             return
         if len(strings) >= 2 * len(row) + 64:
             # strings no code points at any more (their cells were overwritten): dropped, and the codes
             # renumbered, once for every len(row) + 64 new marks at least
             codes, strings = _compact_marks(codes, strings)
         screen.marks[entry] = (codes[:x] + chr(MARK_BASE + len(strings)) + codes[x + 1 :], strings)
-        strings.append(char)
-
-    def combine_more(self, char: str, count: int) -> None:
-        """``count`` more copies of the zero-width ``char`` that combine just put on the cell left of the
-        cursor, as count calls of combine: each joins that cell's marks (it has its own string now), until one
-        would take the cell past MAX_CELL_BYTES; combine drops that one and each after it. REP of a combining
-        mark was 11 calls of combine, 0.58 MB/s at 80x1,000 (round 46)."""
-        cx = self.cx
-        if cx == 0 or cx > self.columns:  # (combine dropped the first: it drops them all)
-            return
-        screen = self.screen
-        entry = screen.base + self.cy
-        row = screen.rows[entry]
-        x = cx - 1
-        while x >= 0 and x < len(row) and row[x] == PAD:
-            x -= 1
-        codes, strings = screen.marks[entry]  # type: ignore[index,misc]  # (combine made both)
-        index = ord(codes[x]) - MARK_BASE
-        marked = strings[index]
-        # combine drops a copy that would take the cell past MAX_CELL_BYTES of UTF-8 (its test of the marks'
-        # count first only spares an encode: five characters or fewer are 20 bytes at most), and so each
-        # after it: the copies within those bytes are joined
-        room = (MAX_CELL_BYTES - len((row[x] + marked).encode())) // len(char.encode())
-        strings[index] = marked + char * min(count, max(room, 0))
+        strings.append(char * copies)
 
     def enforce_limits(self) -> None:
         """SPEC 2.8 bounds: while the screen holds more than max_live_cells cells, its topmost row with
