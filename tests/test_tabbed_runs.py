@@ -78,6 +78,9 @@ def untabbed(chunks: list[bytes], options: dict) -> tuple[list[str], dict[str, i
 @example((b"ab\tx\n\x1b[3b\ty\n\x1b[2b", [b"ab\tx\n\x1b[3b\ty\n\x1b[2b"]), {})
 @example((b"a\tb\rcd\n\tx\n\t\ty\n" * 3, [b"a\tb\rcd\n\tx\n\t\ty\n" * 3]), {"live_lines": 1})
 @example((b"\tx\n" * 5 + b"1234567\t\n", [b"\tx\n" * 5 + b"1234567\t\n"]), {"live_lines": 2})
+@example((b"\t\t\x1b[8G ", [b"\t\t\x1b[8G "]), {})  # a space over a span's last cell (found on Python 3.13, round 46)
+@example((b"\t\t\r\x1b[2@\t\tab", [b"\t\t\r\x1b[2@\t\tab"]), {})  # spans moved off their stops (the review)
+@example((b"1234567\t\n\t\r\x1b[C1234567\n", [b"1234567\t\n\t\r\x1b[C1234567\n"]), {})  # spans of one cell
 def test_tabbed_runs_change_nothing(both, case, options) -> None:
     """Call by call, text and counters: the core (tabbed runs, narrow lines with spans), the fallback
     (tabbed runs) and the fallback piece by piece agree."""
