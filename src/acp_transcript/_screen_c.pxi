@@ -1068,6 +1068,13 @@ cdef class ScreenSink(Sink):
                     if self.cy:
                         self.cy -= 1
                 else:  # the main screen under the alternate one
+                    # Its top row goes, and every row moves up one: the busy range and the hole no longer say
+                    # where rows are, and text() reads its blank rows by them (a hole enforce_limits left there
+                    # put a line break too many in the output: round 47). Any row may hold something, as after
+                    # the loop.
+                    screen.busy_top = 0
+                    screen.busy_bottom = screen.height - 1
+                    screen_no_hole(screen)
                     self.text(screen, 1, self.out)
                     screen.cells -= row_at(screen, 0).line.len
                     screen_remove_row(screen, 0)
