@@ -1482,7 +1482,10 @@ def test_text_after_lagged_scrolls_goes_to_the_cursors_row(both, move_rule, ops,
 tall_ops = st.one_of(
     lagged_ops,
     st.sampled_from([b"abcdefghij\n" * 40, b"x\x1b[9b" * 50, b"x\x1bD" * 60, b"ab\n" * 70, b"\x1b[50;1H" + b"q\n" * 30,
-                     b"\x1b[100;1H", b"\x1b[20;1H\x1bM" * 5, b"\x1b[120;1H\x1b[2K\x1b[1;1H\x1b[2K\x1b[100;1H"]),
+                     b"\x1b[100;1H", b"\x1b[20;1H\x1bM" * 5, b"\x1b[120;1H\x1b[2K\x1b[1;1H\x1b[2K\x1b[100;1H",
+                     # text and ICH on rows that a scan past max_live_cells may have passed as holding no cells
+                     # (the core's Screen.bare), then back to the region's last row
+                     b"\x1b[25;3Hw\x1b[100;1H", b"\x1b[60;1Hwxyz\x1b[100;1H", b"\x1b[30;1H\x1b[5@\x1b[100;1H"]),
 )
 
 
@@ -1490,6 +1493,10 @@ tall_ops = st.one_of(
 @example([b"\x1b[100;1H", b"abcdefghij\n" * 40, b"abcdefghij\n" * 40, b"x\x1b[9b" * 50, b"abcdefghij\n" * 40], 300)
 @example([b"\x1b[100;1H", b"x\x1bD" * 60, b"x\x1bD" * 60, b"ab\n" * 70, b"x\x1bD" * 60], 100)
 @example([b"\x1b[J", b"x\x1bD" * 60, b"x\x1b[9b" * 50, b"\x1b[1;1H", b"x\x1bD" * 60, b"\x1b[50;1H" + b"q\n" * 30], 100)
+# x then IND leaves a blank wrapped row every 11 lines, rows the scan passes and keeps (round 47); writes then
+# reach rows it passed, on both sides of the region's end
+@example([b"\x1b[100;1H", b"x\x1bD" * 60, b"x\x1bD" * 60, b"\x1b[25;3Hw\x1b[100;1H", b"x\x1bD" * 60,
+          b"\x1b[60;1Hwxyz\x1b[100;1H", b"x\x1bD" * 60, b"\x1b[30;1H\x1b[5@\x1b[100;1H", b"x\x1bD" * 60], 100)
 @given(st.lists(tall_ops, max_size=30), st.sampled_from([100, 300, 1000]))
 def test_lines_past_max_live_cells_in_a_lagged_region_of_a_tall_screen(both, ops, max_live_cells):
     outputs = []
@@ -1501,10 +1508,11 @@ def test_lines_past_max_live_cells_in_a_lagged_region_of_a_tall_screen(both, ops
     assert outputs[0] == outputs[1]
 
 
-# Lines past max_live_cells on a whole screen: the scan's marks (the busy range, the hole) move with its
-# rotations (line feeds and RI at its ends, SU and SD, ED 2) and with a resize, which drops the main screen's
-# top rows under the alternate one (there a hole the scan had left put a line break too many in the core's
-# output from round 46 on: the third example); x then IND leaves a blank wrapped row every 11 lines.
+# Lines past max_live_cells on a whole screen: the scan's marks (the busy range, the hole, and the runs of rows
+# with no cells it passed, the core's Screen.bare) move with its rotations (line feeds and RI at its ends, SU
+# and SD, ED 2) and with a resize, which drops the main screen's top rows under the alternate one (there a
+# hole the scan had left put a line break too many in the core's output from round 46 on: the third
+# example); x then IND leaves a blank wrapped row every 11 lines.
 whole_screen_ops = st.sampled_from([b"x\x1bD" * 30, b"x\x1bD" * 70, b"\x1b[5S", b"\x1b[40S", b"\x1b[7T", b"\x1b[2J",
                                     b"\x1b[60;1H", b"\x1b[10;4Hwv\x1b[60;1H", b"ab\n" * 20, b"\x1b[1;1H" + b"\x1bM" * 10,
                                     b"\x1b[?1049h", b"\x1b[?1049l"])
@@ -1515,6 +1523,7 @@ whole_screen_ops = st.sampled_from([b"x\x1bD" * 30, b"x\x1bD" * 70, b"\x1b[5S", 
 @example([b"x\x1bD" * 70, b"x\x1bD" * 70, b"\x1b[60;1H", b"x\x1bD" * 70], 100, (12, 64), 2)
 @example([b"x\x1bD" * 30, b"\x1b[?1049h"], 60, (5, 20), 2)
 @example([b"x\x1bD" * 70, b"x\x1bD" * 70, b"\x1b[?1049h", b"\x1b[?1049l", b"x\x1bD" * 70], 100, (10, 30), 3)
+@example([b"x\x1bD" * 30, b"\x1b[?1049h", b"\x1b[?1049l", b"x\x1bD" * 30], 100, (10, 45), 2)  # (Screen.bare moves too)
 @given(st.lists(whole_screen_ops, max_size=20), st.sampled_from([60, 150, 400]),
        st.tuples(st.integers(5, 12), st.integers(20, 70)), st.integers(0, 20))
 def test_lines_past_max_live_cells_on_a_whole_screen_that_scrolls_and_resizes(both, ops, max_live_cells, size, at):

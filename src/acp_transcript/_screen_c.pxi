@@ -129,6 +129,12 @@ ctypedef struct Row:
     Py_ssize_t lead  # cells [0, lead) are known to be BLANK (0 is always true): EL 1 erases only past it
     bint wrapped
 
+ctypedef struct RowRange:
+    # Rows [top, bottom] of a screen's order (top > bottom: none). Writes that reach them shrink a range to its
+    # larger side (range_touch); rotations move it exactly or drop it (range_up, range_moved, screen_mix).
+    Py_ssize_t top
+    Py_ssize_t bottom
+
 ctypedef struct Screen:
     # Row y is pool[order[y] & ROW_SLOT] (row_at; the entry's top bit says whether the row may hold something,
     # ROW_BUSY). Line inserts, deletes and scrolls (IL, DL, SU, SD, RI, LF at the bottom of a
@@ -154,18 +160,26 @@ ctypedef struct Screen:
     # entries' busy bits tell the rows that may hold something from the blank ones (screen_next_busy).
     Py_ssize_t busy_top
     Py_ssize_t busy_bottom
-    # Rows [hole_top, hole_bottom] are blank (hole_top > hole_bottom: no such rows): the rows an erase or a
-    # scroll left blank, kept while the writes that reach them shrink it (screen_touch) and rotations move
-    # it exactly, else dropped. Scans skip it: a busy range spans the screen as soon as something sits near
-    # each end (the cursor's row on the last, the row SU 999 brought to the top), and each SU 999 on the
-    # alternate screen then tested 1000 entries.
-    Py_ssize_t hole_top
-    Py_ssize_t hole_bottom
+    # The hole: rows that are blank, the rows an erase or a scroll left blank, kept while the writes that
+    # reach them shrink it (screen_touch) and rotations move it exactly, else dropped. Scans skip it: a busy
+    # range spans the screen as soon as something sits near each end (the cursor's row on the last, the row
+    # SU 999 brought to the top), and each SU 999 on the alternate screen then tested 1000 entries.
+    RowRange hole
+    # Rows that hold no cells (they may be busy: wrapped, or used), found by enforce_limits' scan and kept
+    # as the hole is, which that scan skips (ScreenSink.commit_rows). Two: a lagged region's rows run on
+    # from its end to its start, two runs of the screen's order. has_bare: whether there may be any (one
+    # test on the paths of a line feed and a write, which a screen that never reaches the bound takes).
+    RowRange bare[2]
+    bint has_bare
 
 
 cdef enum:
     ROTATE_STACK = 64  # rows a rotation keeps on the stack (more: a temporary allocation)
     HOLE_MIN = 32  # fewer blank rows than this are not worth a hole: they are one test of screen_scan_bits
+    # fewer rows with no cells than this are not worth a range (Screen.bare): read again by the next scan, they
+    # cost less than keeping them (full rows at the bottom of a region of 80x1000 past a small max_live_cells,
+    # where each scan passes a row or two: 2% more instructions when all were kept)
+    BARE_MIN = 4
 
 # An entry of ``order`` is a row's slot and, in its top bit, whether the row may hold something (set by
 # screen_touch, cleared by screen_blank_entry where a row is emptied). Rotations move the bit with the row,
@@ -189,19 +203,61 @@ cdef inline void screen_blank_entry(Screen *screen, Py_ssize_t y) noexcept nogil
     screen.order[y] &= ROW_SLOT
 
 
+cdef inline void range_none(RowRange *rows) noexcept nogil:
+    rows.top = PY_SSIZE_T_MAX
+    rows.bottom = -1
+
+
+cdef inline void range_touch(RowRange *rows, Py_ssize_t y) noexcept nogil:
+    """Row y is written: a range that holds it keeps its larger side."""
+    if rows.top <= y <= rows.bottom:
+        if y - rows.top >= rows.bottom - y:
+            rows.bottom = y - 1
+        else:
+            rows.top = y + 1
+
+
+cdef inline void range_up(RowRange *rows, Py_ssize_t top, Py_ssize_t bottom) noexcept nogil:
+    """Rows (top, bottom] moved up one, and row top, emptied, came round to bottom (screen_busy_up): a range
+    inside moves with them, exactly (a range that started at top ends a row earlier); one that meets them
+    only in part is gone."""
+    if rows.bottom >= top and rows.top <= bottom:  # (never when there is none)
+        if rows.top >= top and rows.bottom <= bottom:
+            rows.top -= rows.top > top
+            rows.bottom -= 1
+        else:
+            range_none(rows)
+
+
+cdef inline void range_moved(RowRange *rows, Py_ssize_t top, Py_ssize_t bottom, Py_ssize_t d) noexcept nogil:
+    """Rows [top, bottom] rotated by d (screen_busy_moved): a range that stays inside moves by d; one that
+    meets them otherwise is gone."""
+    if rows.bottom >= top and rows.top <= bottom:
+        if rows.top >= top and rows.bottom <= bottom and top <= rows.top + d and rows.bottom + d <= bottom:
+            rows.top += d
+            rows.bottom += d
+        else:
+            range_none(rows)
+
+
 cdef inline void screen_no_hole(Screen *screen) noexcept nogil:
-    screen.hole_top = PY_SSIZE_T_MAX
-    screen.hole_bottom = -1
+    range_none(&screen.hole)
+
+
+cdef inline void screen_no_bare(Screen *screen) noexcept nogil:
+    range_none(&screen.bare[0])
+    range_none(&screen.bare[1])
+    screen.has_bare = False
 
 
 cdef inline void screen_touch(Screen *screen, Py_ssize_t y) noexcept nogil:
-    """Row y may hold something now (cells, a used count, the wrapped flag)."""
+    """Row y may hold something now (cells, a used count, the wrapped flag). Every write that gives a row
+    with no cells its first comes here (begin_write, move_cells), so the ranges of rows with none shrink too."""
     screen.order[y] |= ROW_BUSY
-    if screen.hole_top <= y <= screen.hole_bottom:  # the hole keeps its larger side
-        if y - screen.hole_top >= screen.hole_bottom - y:
-            screen.hole_bottom = y - 1
-        else:
-            screen.hole_top = y + 1
+    range_touch(&screen.hole, y)
+    if screen.has_bare:
+        range_touch(&screen.bare[0], y)
+        range_touch(&screen.bare[1], y)
     if screen.busy_top > screen.busy_bottom:  # none was (a range shifted past its end: screen_busy_up)
         screen.busy_top = screen.busy_bottom = y
     elif y < screen.busy_top:
@@ -212,10 +268,12 @@ cdef inline void screen_touch(Screen *screen, Py_ssize_t y) noexcept nogil:
 
 cdef inline void screen_mix(Screen *screen, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     """Rows [a, b) are about to be rearranged: if any of them may hold something, any of them may after, and
-    the hole is gone. (Only when it meets them would do; the test cost the line moves 6% more instructions,
-    a call of unwrap that GCC stopped inlining into move_lines.)"""
+    the hole and the ranges of rows with no cells are gone. (Only when it meets them would do; the test cost
+    the line moves 6% more instructions, a call of unwrap that GCC stopped inlining into move_lines.)"""
     if screen.busy_top <= screen.busy_bottom and screen.busy_top < b and screen.busy_bottom >= a:
         screen_no_hole(screen)
+        if screen.has_bare:
+            screen_no_bare(screen)
         if a < screen.busy_top:
             screen.busy_top = a
         if b - 1 > screen.busy_bottom:
@@ -226,9 +284,9 @@ cdef inline void screen_blanked(Screen *screen, Py_ssize_t a, Py_ssize_t b) noex
     """Rows [a, b) are blank now: the busy rows shrink where they end inside them; they are the hole if they
     are HOLE_MIN rows or more, and more rows than it. (Every IL and DL blanks a row: as a hole each cost the
     line moves 4-8% more instructions, for no scan saved.)"""
-    if b - a >= HOLE_MIN and b - a > screen.hole_bottom + 1 - screen.hole_top:
-        screen.hole_top = a
-        screen.hole_bottom = b - 1
+    if b - a >= HOLE_MIN and b - a > screen.hole.bottom + 1 - screen.hole.top:
+        screen.hole.top = a
+        screen.hole.bottom = b - 1
     if a <= screen.busy_top and screen.busy_bottom < b:
         screen.busy_top = PY_SSIZE_T_MAX
         screen.busy_bottom = -1
@@ -238,6 +296,38 @@ cdef inline void screen_blanked(Screen *screen, Py_ssize_t a, Py_ssize_t b) noex
         screen.busy_bottom = a - 1
 
 
+cdef void screen_no_cells(Screen *screen, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """Rows [a, b) hold no cells (enforce_limits' scan passed them): a range of such rows (Screen.bare) that they
+    meet or touch takes them in (and the other one too, if it then meets that one); else they replace the
+    smaller one. (Rows with no cells together are rows with no cells.)"""
+    cdef RowRange *rows
+    cdef RowRange *other
+    cdef int i
+    if a >= b:
+        return
+    screen.has_bare = True
+    for i in range(2):
+        rows = &screen.bare[i]
+        if a <= rows.bottom + 1 and b >= rows.top:  # (never a range that is none)
+            if a < rows.top:
+                rows.top = a
+            if b - 1 > rows.bottom:
+                rows.bottom = b - 1
+            other = &screen.bare[1 - i]
+            if rows.top <= other.bottom + 1 and rows.bottom + 1 >= other.top:
+                if other.top < rows.top:
+                    rows.top = other.top
+                if other.bottom > rows.bottom:
+                    rows.bottom = other.bottom
+                range_none(other)
+            return
+    rows = &screen.bare[0]
+    if screen.bare[1].bottom - screen.bare[1].top < rows.bottom - rows.top:
+        rows = &screen.bare[1]
+    rows.top = a
+    rows.bottom = b - 1
+
+
 cdef inline Py_ssize_t screen_next_busy(Screen *screen, Py_ssize_t y, Py_ssize_t stop) noexcept nogil:
     """The first row of [y, stop) that is not blank, stop if none. Blank is what empty_row leaves (the rows
     outside a screen's busy range are): no cells, no used count, not wrapped, no large buffer. A busy range
@@ -245,12 +335,12 @@ cdef inline Py_ssize_t screen_next_busy(Screen *screen, Py_ssize_t y, Py_ssize_t
     the hole is skipped, and the rest is read from the busy bits (screen_scan_bits). A set bit is a row that
     may be busy: the callers handle a blank one as the rows they skip."""
     cdef Py_ssize_t found
-    if screen.hole_top < stop and screen.hole_bottom >= y:  # the hole meets [y, stop)
-        if y < screen.hole_top:
-            found = screen_scan_bits(screen.order, y, screen.hole_top)
-            if found < screen.hole_top:
+    if screen.hole.top < stop and screen.hole.bottom >= y:  # the hole meets [y, stop)
+        if y < screen.hole.top:
+            found = screen_scan_bits(screen.order, y, screen.hole.top)
+            if found < screen.hole.top:
                 return found
-        y = screen.hole_bottom + 1
+        y = screen.hole.bottom + 1
         if y >= stop:
             return stop
     return screen_scan_bits(screen.order, y, stop)
@@ -315,6 +405,7 @@ cdef int screen_new(Screen *screen, Py_ssize_t height) except -1 nogil:
     screen.pool_cap = height + 1
     screen_place(screen, height)
     screen_no_hole(screen)
+    screen_no_bare(screen)
     for y in range(height):
         screen.order[y] = <uint32_t>y
     screen.height = height
@@ -470,12 +561,10 @@ cdef inline void screen_busy_up(Screen *screen, Py_ssize_t top, Py_ssize_t botto
     feed at the bottom of the screen); when some are outside, the whole range may be busy. (A range that
     ends above its top is empty, however far: screen_touch, screen_mix and the loops over it need no other
     form.)"""
-    if screen.hole_bottom >= top and screen.hole_top <= bottom:  # (never when there is none)
-        if screen.hole_top >= top and screen.hole_bottom <= bottom:  # the row at top was blank: it goes round
-            screen.hole_top -= screen.hole_top > top
-            screen.hole_bottom -= 1
-        else:
-            screen_no_hole(screen)
+    range_up(&screen.hole, top, bottom)
+    if screen.has_bare:
+        range_up(&screen.bare[0], top, bottom)
+        range_up(&screen.bare[1], top, bottom)
     if screen.busy_top >= top and screen.busy_bottom <= bottom:  # (also when there are none)
         screen.busy_top -= screen.busy_top > top
         screen.busy_bottom -= 1
@@ -490,16 +579,13 @@ cdef inline void screen_busy_moved(Screen *screen, Py_ssize_t top, Py_ssize_t bo
     are the hole if they are HOLE_MIN or more and more rows than it (SU 999 brings 999 blank rows to the
     bottom)."""
     cdef Py_ssize_t m = -d if d < 0 else d
-    if screen.hole_bottom >= top and screen.hole_top <= bottom:
-        if screen.hole_top >= top and screen.hole_bottom <= bottom and top <= screen.hole_top + d \
-                and screen.hole_bottom + d <= bottom:
-            screen.hole_top += d
-            screen.hole_bottom += d
-        else:
-            screen_no_hole(screen)
-    if m >= HOLE_MIN and m > screen.hole_bottom + 1 - screen.hole_top:
-        screen.hole_top = bottom + 1 - m if d < 0 else top
-        screen.hole_bottom = bottom if d < 0 else top + m - 1
+    range_moved(&screen.hole, top, bottom, d)
+    if screen.has_bare:
+        range_moved(&screen.bare[0], top, bottom, d)
+        range_moved(&screen.bare[1], top, bottom, d)
+    if m >= HOLE_MIN and m > screen.hole.bottom + 1 - screen.hole.top:
+        screen.hole.top = bottom + 1 - m if d < 0 else top
+        screen.hole.bottom = bottom if d < 0 else top + m - 1
     if screen.busy_top > screen.busy_bottom:
         return
     if screen.busy_top >= top and screen.busy_bottom <= bottom:
@@ -638,12 +724,12 @@ cdef inline Py_ssize_t screen_prev_busy(Screen *screen, Py_ssize_t y, Py_ssize_t
     """The last row of [start, y] that is not blank, start - 1 if none: screen_next_busy backwards (the hole
     skipped, the rest read from the busy bits)."""
     cdef Py_ssize_t found
-    if screen.hole_top <= y and screen.hole_bottom >= start:  # the hole meets [start, y]
-        if y > screen.hole_bottom:
-            found = screen_scan_bits_back(screen.order, y, screen.hole_bottom + 1)
-            if found > screen.hole_bottom:
+    if screen.hole.top <= y and screen.hole.bottom >= start:  # the hole meets [start, y]
+        if y > screen.hole.bottom:
+            found = screen_scan_bits_back(screen.order, y, screen.hole.bottom + 1)
+            if found > screen.hole.bottom:
                 return found
-        y = screen.hole_top - 1
+        y = screen.hole.top - 1
         if y < start:
             return start - 1
     return screen_scan_bits_back(screen.order, y, start)
@@ -1071,7 +1157,7 @@ cdef class ScreenSink(Sink):
                     # Its top row goes, and every row moves up one: the busy range and the hole no longer say
                     # where rows are, and text() reads its blank rows by them (a hole enforce_limits left there
                     # put a line break too many in the output: round 47). Any row may hold something, as after
-                    # the loop.
+                    # the loop (which drops the ranges with no cells, Screen.bare: text() does not read them).
                     screen.busy_top = 0
                     screen.busy_bottom = screen.height - 1
                     screen_no_hole(screen)
@@ -1084,6 +1170,7 @@ cdef class ScreenSink(Sink):
             screen.busy_top = 0  # (rows came and went: any may hold something; their busy bits went with them)
             screen.busy_bottom = height - 1
             screen_no_hole(screen)
+            screen_no_bare(screen)
         self.columns = columns
         self.height = height
         self.set_region(0, height - 1)
@@ -2474,25 +2561,49 @@ cdef class ScreenSink(Sink):
         middle of it, whose lag puts the scan's start at the region's oldest row, the busy range's top did
         not help: x and REP 79 there read 8.2 MB/s, 2,050 instructions a byte (round 46). Nor does the hole
         alone, once the region's blank rows come round its end (from where its oldest row is to its end, and
-        from its start: the rows after the busy range's bottom are the first of those, and not scanned)."""
-        cdef Py_ssize_t blank = y  # (the scan's rows [blank, y) are blank)
-        if y < self.screen.busy_top:
-            y = self.screen.busy_top
-        if stop > self.screen.busy_bottom + 1:  # (the rows below the busy range are blank: not scanned)
-            stop = self.screen.busy_bottom + 1
-        while self.screen.cells > self.max_live_cells:
-            y = screen_next_busy(&self.screen, y, stop)
+        from its start: the rows after the busy range's bottom are the first of those, and not scanned).
+        Nor do both, where the rows the scan passes stay busy with no cells: x then IND at the bottom of that
+        region leaves a blank wrapped row every 81 lines, and the scan read each of them again at every line
+        (5.5 MB/s, 2,668 instructions a byte; round 47). So the runs of rows with no cells it passed are kept
+        (Screen.bare, screen_no_cells) and the next scan that starts in one passes it at once."""
+        cdef Screen *screen = &self.screen
+        cdef Py_ssize_t end = stop, bare = y  # (the scan's rows [bare, y) hold no cells)
+        cdef Py_ssize_t blank  # (the scan's rows [blank, y) are blank)
+        cdef Py_ssize_t length
+        cdef int i
+        if screen.has_bare:  # (past one range the scan is not in the other: ranges that touch are one)
+            for i in range(2):
+                if screen.bare[i].top <= y <= screen.bare[i].bottom:
+                    bare = screen.bare[i].top
+                    y = screen.bare[i].bottom + 1
+                    break
+        if y >= stop:
+            return screen.cells > self.max_live_cells
+        blank = y
+        if y < screen.busy_top:
+            y = screen.busy_top
+        if stop > screen.busy_bottom + 1:  # (the rows below the busy range are blank: not scanned)
+            stop = screen.busy_bottom + 1
+        while screen.cells > self.max_live_cells:
+            y = screen_next_busy(screen, y, stop)
             if y >= stop:
                 if blank < stop:  # (a scan that starts past the busy range's bottom passed no row)
-                    screen_blanked(&self.screen, blank, stop)
+                    screen_blanked(screen, blank, stop)
+                if end - bare >= BARE_MIN:
+                    screen_no_cells(screen, bare, end)
                 return 1
-            if y != cursor and row_at(&self.screen, y).line.len:
+            length = row_at(screen, y).line.len
+            if y != cursor and length:
                 self.to_history(y)
                 self.empty_row(y)
-                screen_blanked(&self.screen, blank, y + 1)
+                screen_blanked(screen, blank, y + 1)
             else:
                 blank = y + 1  # (a row that stays busy)
+                if length:  # (the cursor's row)
+                    bare = y + 1
             y += 1
+        if y - bare >= BARE_MIN:
+            screen_no_cells(screen, bare, y)
         return 0
 
     # ------------------------------------------------------------------ rows (tmux's grid.c)
