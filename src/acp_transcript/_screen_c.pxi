@@ -2570,6 +2570,7 @@ cdef class ScreenSink(Sink):
         cdef Py_ssize_t end = stop, bare = y  # (the scan's rows [bare, y) hold no cells)
         cdef Py_ssize_t blank  # (the scan's rows [blank, y) are blank)
         cdef Py_ssize_t length
+        cdef bint kept = False  # (whether it passed a busy row with no cells, which the hole cannot skip)
         cdef int i
         if screen.has_bare:  # (past one range the scan is not in the other: ranges that touch are one)
             for i in range(2):
@@ -2589,7 +2590,7 @@ cdef class ScreenSink(Sink):
             if y >= stop:
                 if blank < stop:  # (a scan that starts past the busy range's bottom passed no row)
                     screen_blanked(screen, blank, stop)
-                if end - bare >= BARE_MIN:
+                if kept and end - bare >= BARE_MIN:
                     screen_no_cells(screen, bare, end)
                 return 1
             length = row_at(screen, y).line.len
@@ -2601,8 +2602,10 @@ cdef class ScreenSink(Sink):
                 blank = y + 1  # (a row that stays busy)
                 if length:  # (the cursor's row)
                     bare = y + 1
+                elif y != cursor:
+                    kept = True
             y += 1
-        if y - bare >= BARE_MIN:
+        if kept and y - bare >= BARE_MIN:
             screen_no_cells(screen, bare, y)
         return 0
 
