@@ -248,11 +248,15 @@ CASES = {
         "b'\\x1b[250;750r\\x1b[750;1H'", "b'x\\n\\x1b[2J' * 10923"),
     # (round 46) past max_live_cells there, each line commits the region's oldest row, and the scan read every
     # row committed before (8.2 MB/s), until the rows it passes became the hole; x then IND leaves a blank
-    # wrapped row every 81 lines, which breaks that run (a miss: 5.9)
+    # wrapped row every 81 lines, which breaks that run (5.9; round 47: the runs of rows with no cells the
+    # scan passed are kept, Screen.bare)
     "sized 80x65535: x and REP 79 at the bottom of the middle half": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\x1b[79b' * 10923"),
     "sized 80x65535: x and IND at the bottom of the middle half (the column walks right)": (
         "b'\\x1b[16384;49151r\\x1b[49151;1H'", "b'x\\x1bD' * 21845"),
+    # (round 47) the same at the bottom of the whole screen: the scan starts at the busy range's top, and each
+    # blank wrapped row stops it there (1.3 MB/s) until the runs of rows with no cells it passed were kept
+    "sized 80x65535: x and IND at the bottom (the column walks right)": ("b'\\x1b[65535;1H'", "b'x\\x1bD' * 21845"),
     # (round 40) a log at the bottom of the whole screen, past max_live_cells (17,190 lines of 61 cells; the
     # REP lines reach it at 1 MB): each line commits the topmost row, and the core's scan for it read every
     # row emptied before (30 and 2.6-3.5 MB/s at 10 MB), until a commit from the busy range's top moved it
