@@ -217,6 +217,14 @@ cdef inline void range_touch(RowRange *rows, Py_ssize_t y) noexcept nogil:
             rows.top = y + 1
 
 
+cdef inline void range_take(RowRange *rows, Py_ssize_t top, Py_ssize_t bottom) noexcept nogil:
+    """The range grows to hold rows [top, bottom] too (which meet or touch it: screen_no_cells)."""
+    if top < rows.top:
+        rows.top = top
+    if bottom > rows.bottom:
+        rows.bottom = bottom
+
+
 cdef inline void range_up(RowRange *rows, Py_ssize_t top, Py_ssize_t bottom) noexcept nogil:
     """Rows (top, bottom] moved up one, and row top, emptied, came round to bottom (screen_busy_up): a range
     inside moves with them, exactly (a range that started at top ends a row earlier); one that meets them
@@ -309,16 +317,10 @@ cdef void screen_no_cells(Screen *screen, Py_ssize_t a, Py_ssize_t b) noexcept n
     for i in range(2):
         rows = &screen.bare[i]
         if a <= rows.bottom + 1 and b >= rows.top:  # (never a range that is none)
-            if a < rows.top:
-                rows.top = a
-            if b - 1 > rows.bottom:
-                rows.bottom = b - 1
+            range_take(rows, a, b - 1)
             other = &screen.bare[1 - i]
             if rows.top <= other.bottom + 1 and rows.bottom + 1 >= other.top:
-                if other.top < rows.top:
-                    rows.top = other.top
-                if other.bottom > rows.bottom:
-                    rows.bottom = other.bottom
+                range_take(rows, other.top, other.bottom)
                 range_none(other)
             return
     rows = &screen.bare[0]
