@@ -1510,12 +1510,14 @@ def test_lines_past_max_live_cells_in_a_lagged_region_of_a_tall_screen(both, ops
 
 # Lines past max_live_cells on a whole screen: the scan's marks (the busy range, the hole, and the runs of rows
 # with no cells it passed, the core's Screen.bare) move with its rotations (line feeds and RI at its ends, SU
-# and SD, ED 2) and with a resize, which drops the main screen's top rows under the alternate one (there a
-# hole the scan had left put a line break too many in the core's output from round 46 on: the third
-# example); x then IND leaves a blank wrapped row every 11 lines.
+# and SD, ED 2), are dropped when IL and DL rearrange rows, and go with a resize, which drops the main screen's
+# top rows under the alternate one (there a hole the scan had left put a line break too many in the core's
+# output from round 46 on: the third example); x then IND leaves a blank wrapped row every 11 lines.
 whole_screen_ops = st.sampled_from([b"x\x1bD" * 30, b"x\x1bD" * 70, b"\x1b[5S", b"\x1b[40S", b"\x1b[7T", b"\x1b[2J",
                                     b"\x1b[60;1H", b"\x1b[10;4Hwv\x1b[60;1H", b"ab\n" * 20, b"\x1b[1;1H" + b"\x1bM" * 10,
-                                    b"\x1b[?1049h", b"\x1b[?1049l"])
+                                    b"\x1b[?1049h", b"\x1b[?1049l", b"\x1b[5;1H\x1b[20L\x1b[60;1H",
+                                    b"\x1b[5;1H\x1b[20M\x1b[60;1H", b"\x1b[10;1H\x1b[15L\x1b[60;1H", b"\x1b[3;50r\x1b[50;1H",
+                                    b"\x1b[r\x1b[60;1H"])
 
 
 @settings(max_examples=examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -1524,6 +1526,11 @@ whole_screen_ops = st.sampled_from([b"x\x1bD" * 30, b"x\x1bD" * 70, b"\x1b[5S", 
 @example([b"x\x1bD" * 30, b"\x1b[?1049h"], 60, (5, 20), 2)
 @example([b"x\x1bD" * 70, b"x\x1bD" * 70, b"\x1b[?1049h", b"\x1b[?1049l", b"x\x1bD" * 70], 100, (10, 30), 3)
 @example([b"x\x1bD" * 30, b"\x1b[?1049h", b"\x1b[?1049l", b"x\x1bD" * 30], 100, (10, 45), 2)  # (Screen.bare moves too)
+# (Screen.bare dropped when IL and DL rearrange rows; two ranges joined only where they touch)
+@example([b"\x1b[10;1H\x1b[15L\x1b[60;1H", b"x\x1bD" * 30, b"\x1b[5;1H\x1b[20M\x1b[60;1H", b"x\x1bD" * 30,
+          b"\x1b[10;1H\x1b[15L\x1b[60;1H", b"\x1b[5;1H\x1b[20L\x1b[60;1H"], 60, (10, 60), 6)
+@example([b"\x1b[40S", b"x\x1bD" * 70, b"\x1b[5;1H\x1b[20L\x1b[60;1H", b"\x1b[3;50r\x1b[50;1H", b"x\x1bD" * 70], 150,
+         (10, 60), 5)
 @given(st.lists(whole_screen_ops, max_size=20), st.sampled_from([60, 150, 400]),
        st.tuples(st.integers(5, 12), st.integers(20, 70)), st.integers(0, 20))
 def test_lines_past_max_live_cells_on_a_whole_screen_that_scrolls_and_resizes(both, ops, max_live_cells, size, at):
