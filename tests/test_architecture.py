@@ -52,6 +52,9 @@ ONLY_PY = {
     # once (a Python write and splice a run cost the fallback a fifth of such text's speed); the core combines
     # each mark on its own, as its per-character work is a few instructions
     ("ScreenSink", "put_marked"),
+    # ...and one printable ASCII character at the cursor with put_text's and write_cells's work inline (a call and
+    # its tests are most of what a typed character costs in Python; the core's put_char is a few instructions)
+    ("ScreenSink", "put_typed"),
     # a fallback line is an immutable str: an edit builds the new line and puts it back (trimmed); the core
     # edits the line in place through a pointer (cursor_line, in ONLY_C)
     ("LineWindow", "replace_line"),

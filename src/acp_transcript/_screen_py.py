@@ -28,6 +28,7 @@ import re
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, MutableSequence, Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from . import _defs
@@ -542,6 +543,13 @@ class ScreenSink:
         # it follows a print, with nothing that could move the cursor between them)
         if self.lag and self.cy != self.lag_row:
             self.settle()
+        if len(text) == 1:  # (a character typed, or a line feed, between controls)
+            if text == "\n":
+                self.linefeed(False)
+                self.cx = 0
+                return
+            if (" " <= text <= "~" or "\xa0" <= text < "\u0300") and self.put_typed(text):  # (one cell each)
+                return
         if "\n" not in text:
             self.put_text(text)
             return
@@ -587,7 +595,8 @@ class ScreenSink:
         sx = self.columns
         rows: list[str] = []
         wrapped: list[bool] = []
-        marked: list[tuple[int, str, list[int], list[str]]] = []  # (a row's index in rows, its line: _marked_cells)
+        # (a row's index in rows, its line, and _marked_cells's positions and runs)
+        marked: list[tuple[int, str, tuple[int, ...], tuple[str, ...]]] = []
         j = index
         padded = False  # some rows hold wide characters and their padding
         room = self.max_live_cells - self.screen.cells
@@ -639,7 +648,7 @@ class ScreenSink:
         return j
 
     def push_rows(self, rows: list[str], wrapped: list[bool], padded: bool,
-                  marked: Sequence[tuple[int, str, list[int], list[str]]] = ()) -> None:
+                  marked: Sequence[tuple[int, str, tuple[int, ...], tuple[str, ...]]] = ()) -> None:
         """What put_text and linefeed do to ``rows`` (cells of one- and two-cell characters, ``padded`` when
         some hold padding; ``marked``: those that have combining marks, each a line of its own, with its index,
         its text, and where its runs of marks are and what they are, as _marked_cells gives them) from
@@ -684,7 +693,7 @@ class ScreenSink:
             row_marks: list[Marks | None] = [None] * (len(lengths) + 1)
             for k, _, positions, runs in marked:
                 if k >= start:
-                    row_marks[k - start] = (_mark_codes(positions, MARK_BASE), runs)
+                    row_marks[k - start] = (_mark_codes(positions, MARK_BASE), list(runs))  # (a row's own list)
             screen.marks[bottom_row] = row_marks
         screen.wrapped[bottom_row] = bytes(wrapped[start:]) + b"\0"
         screen.used[bottom_row] = array("I", lengths + [0])
@@ -1016,6 +1025,45 @@ class ScreenSink:
 
     # ------------------------------------------------------------------ printing (screen_write_cell)
 
+    def put_typed(self, char: str) -> bool:
+        """put_text's shortcut for one printable character below U+0300 (one cell, none of them joins: a key
+        typed, a table drawn a cell at a time by cursor moves) over a cell that is neither padding nor marked,
+        with no padding after it, auto-wrap on and insert mode off, before the last column's pending wrap:
+        what put_text and write_cells do then, inline (a third of such a character's instructions were their
+        calls and tests; round 48). Returns False, having done nothing, for put_text to take it."""
+        cx = self.cx
+        if cx >= self.columns or self.insert or not self.wrap or self.zwj:
+            return False
+        screen = self.screen
+        entry = screen.base + self.cy
+        row = screen.rows[entry]
+        size = len(row)
+        if cx < size:
+            cell = row[cx]
+            if cell == PAD or (cx + 1 < size and row[cx + 1] == PAD):
+                return False
+            if screen.marks is not None and screen.marks[entry] is not None:
+                return False
+            if cell != BLANK:
+                self.stats["cells_overwritten"] += 1
+            if cx + 1 == size:
+                row = row[:cx] + char
+            elif size >= _LONG_LINE:
+                row = splice(row, cx, cx + 1, char)
+            else:
+                row = row[:cx] + char + row[cx + 1 :]
+        else:
+            row = row + BLANK * (cx - size) + char if cx > size else row + char
+            screen.cells += cx + 1 - size
+        screen.rows[entry] = row
+        if cx >= screen.used[entry]:
+            screen.used[entry] = cx + 1
+        screen.busy[entry] = 1
+        if screen.cells > self.max_live_cells:
+            self.enforce_limits()
+        self.cx = cx + 1
+        return True
+
     def put_text(self, text: str) -> None:
         """Printable text without LF at the cursor. Runs of ASCII take tmux's collected path a row at a time
         (``screen_write_collect_add``/``_end``) while auto-wrap is on; every other character takes
@@ -1233,9 +1281,7 @@ class ScreenSink:
         characters of one or two cells, None otherwise. Written where the cells they cover (and the one after
         them) hold no padding but a wide character's own, neither path of put_text clears anything (see
         overwrite), and writing the cells is all they do (_clean_span)."""
-        if not _CELL_TEXT.fullmatch(text):
-            return None
-        return _padded(text)
+        return _short_text_cells(text) if len(text) <= _CACHED_TEXT else _text_cells(text)
 
     def put_marked(self, text: str) -> bool:
         """put_text's shortcut for text with zero-width characters (Devanagari's vowel signs, Thai's, accents
@@ -2254,10 +2300,23 @@ def _padded(text: str) -> str:
     return "".join(parts)
 
 
-def _marked_cells(text: str) -> tuple[str, list[int], list[str]] | None:
+def _text_cells(text: str) -> str | None:
+    """ScreenSink.text_cells."""
+    if not _CELL_TEXT.fullmatch(text):
+        return None
+    return _padded(text)
+
+
+def _marked_cells(text: str) -> tuple[str, tuple[int, ...], tuple[str, ...]] | None:
     """The cells of ``text``, characters of one or two cells each followed by at most _MARKS_UNMEASURED
     zero-width ones: the cells without the marks, the index among them of the cell each run of marks joins
-    (a wide character's own, before its padding), and the runs. None for any other text."""
+    (a wide character's own, before its padding), and the runs. None for any other text. (Tuples: a short
+    text's are the cache's own.)"""
+    return _short_marked_cells(text) if len(text) <= _CACHED_TEXT else _text_marked_cells(text)
+
+
+def _text_marked_cells(text: str) -> tuple[str, tuple[int, ...], tuple[str, ...]] | None:
+    """_marked_cells, measured."""
     if not _MARKED_TEXT.fullmatch(text):
         return None
     parts = _MARK_SPLIT.split(text)  # a character's text, its marks, the next text, ... (the last text maybe "")
@@ -2272,10 +2331,19 @@ def _marked_cells(text: str) -> tuple[str, list[int], list[str]] | None:
     for part in texts[:-1]:
         last += len(part)
         positions.append(last - 1 if part[-1] == PAD else last)
-    return "".join(texts), positions, runs
+    return "".join(texts), tuple(positions), tuple(runs)
 
 
-def _mark_codes(positions: list[int], first: int) -> str:
+# A character typed or redrawn between controls is one short text, again and again (a spinner, a table drawn
+# by cursor moves, a decomposed accent): the cells of short texts are measured once, in caches bounded in
+# entries and key length (a stream of distinct ones costs a measure each, never memory), as the parser's
+# parameters are. Each such character's regex matches and splits were a third of its instructions (round 48).
+_CACHED_TEXT = 16
+_short_text_cells = lru_cache(maxsize=1024)(_text_cells)
+_short_marked_cells = lru_cache(maxsize=1024)(_text_marked_cells)
+
+
+def _mark_codes(positions: Sequence[int], first: int) -> str:
     """A row's mark codes (Marks) from column 0 for runs of marks on the cells ``positions`` (_marked_cells),
     the first run's string at index ``first`` of the row's list."""
     pieces = []
