@@ -1030,9 +1030,19 @@ class ScreenSink:
         typed, a table drawn a cell at a time by cursor moves) over a cell that is neither padding nor marked,
         with no padding after it, auto-wrap on and insert mode off, before the last column's pending wrap:
         what put_text and write_cells do then, inline (a third of such a character's instructions were their
-        calls and tests; round 48). Returns False, having done nothing, for put_text to take it."""
+        calls and tests; round 48); in insert mode, put_inserted's insert_char for it. Returns False, having
+        done nothing, for put_text to take it."""
         cx = self.cx
-        if cx >= self.columns or self.insert or not self.wrap or self.zwj:
+        if self.insert:  # (put_inserted's choice for one narrow character, inline: its insert_char or put_char)
+            screen = self.screen
+            if self.zwj or cx > self.columns - 2:
+                return False
+            pad = cx - len(screen.rows[screen.base + self.cy])
+            if self.max_live_cells - screen.cells - (pad if pad > 0 else 0) == 0:
+                return False
+            self.insert_char(char)
+            return True
+        if cx >= self.columns or not self.wrap or self.zwj:
             return False
         screen = self.screen
         entry = screen.base + self.cy
