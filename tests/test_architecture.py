@@ -55,6 +55,9 @@ ONLY_PY = {
     # ...and one printable ASCII character at the cursor with put_text's and write_cells's work inline (a call and
     # its tests are most of what a typed character costs in Python; the core's put_char is a few instructions)
     ("ScreenSink", "put_typed"),
+    # the fallback's parser keeps what it reads of its sink (its frame rule, its kind of text run) beside it, set
+    # again when the decoder swaps sinks; the core's reads them from its sink at each use
+    ("Parser", "attach"),
     # a fallback line is an immutable str: an edit builds the new line and puts it back (trimmed); the core
     # edits the line in place through a pointer (cursor_line, in ONLY_C)
     ("LineWindow", "replace_line"),

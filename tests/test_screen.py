@@ -1067,6 +1067,46 @@ def test_twins_agree_across_a_resize(both, case, at, columns, rows):
     assert outputs[0] == outputs[1]
 
 
+def test_frames_after_a_resize_between_sized_and_unsized(impl):
+    """After a CR, the parser skips frames that the next one covers by its sink's rule: a sized screen counts
+    cells, an unsized window characters. The fallback's parser kept the first sink's rule across a resize:
+    after one to a size it skipped two wide characters for three narrow ones, which do not cover them (the
+    screen kept a z the wide characters had overwritten), and after one back to unsized it asked the window
+    for a sized screen's frame_clean (AttributeError; round 48)."""
+    decoder = impl.TranscriptDecoder()
+    out = decoder.decode(b"hello\n") + decoder.resize(10, 5)
+    out += decoder.decode("zzzz\r\u4e2d\u4e2d\rabc\rq".encode()) + decoder.decode(b"", final=True)
+    assert out == "hello\nqbc"
+    assert decoder.stats["cells_overwritten"] == 7  # zzzz by the wide characters, then their 2 + 1 cells
+    decoder = impl.TranscriptDecoder(columns=10, rows=5)
+    out = decoder.decode(b"hello\n") + decoder.resize(None, None)
+    assert out + decoder.decode(b"ab\rcd\ref\rx") + decoder.decode(b"", final=True) == "hello\nxf"
+
+
+# Frames after a CR (Parser.fold_frames), among screen operations, with the resize anywhere.
+progress_frames = st.lists(st.sampled_from([b"\r", b"ab", b"abc", b"zzzz", "\u4e2d".encode(), b"\x1b[K", b"\n",
+                                            b"e\xcc\x81"]), max_size=30)
+
+
+@settings(max_examples=examples(60))
+@given(sized_streams(max_ops=30), progress_frames, st.integers(0, 200), st.booleans())
+def test_twins_agree_across_a_resize_between_sized_and_unsized(both, case, frames, at, sized_first):
+    data, columns, rows = case
+    data = data[:at] + b"".join(frames) + data[at:]
+    at += len(b"".join(frames)) // 2
+    outputs = []
+    for impl in both:
+        if sized_first:
+            decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
+            out = decoder.decode(data[:at]) + decoder.resize(None, None)
+        else:
+            decoder = impl.TranscriptDecoder()
+            out = decoder.decode(data[:at]) + decoder.resize(columns, rows)
+        out += decoder.decode(data[at:] + b"".join(frames), final=True)
+        outputs.append((out, decoder.stats))
+    assert outputs[0] == outputs[1]
+
+
 @pytest.mark.parametrize("text", ["\u4e2d\u6587" * 30, "\u0416\u0443\u0440\u043d\u0430\u043b " * 12, "\ud55c\uae00 " * 20])
 def test_the_fallback_writes_new_text_a_row_at_a_time(monkeypatch, text):
     """Text that is not ASCII, on new rows of a sized screen, is written a row at a time (put_wrapped,

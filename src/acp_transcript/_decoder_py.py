@@ -143,7 +143,8 @@ class TranscriptDecoder:
                 render.resize(*screen_size(options))
             elif isinstance(render, ScreenSink) or sized:
                 render.finish()
-                self._render = self._sink = self._parser.sink = self._render_sink_for(options)
+                self._render = self._sink = self._render_sink_for(options)
+                self._parser.attach(self._sink)
         self._options = options
         return self._take_output(False)
 

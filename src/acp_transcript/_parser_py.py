@@ -196,13 +196,21 @@ class Parser:
     """Bytes, fed in any chunks, to calls on ``sink``. Counts what it removes in ``stats`` (SPEC 2.6)."""
 
     def __init__(self, sink: Sink, stats: dict[str, int], max_string_bytes: int) -> None:
-        self.sink = sink
         self.stats = stats
         self.max_string_bytes = max_string_bytes
+        self.attach(sink)
+        self.reset()
+
+    def attach(self, sink: Sink) -> None:
+        """Calls go to ``sink`` from here on (a decoder's resize between sized and unsized rendering swaps its
+        sink), with what the parser reads of it kept beside it: its frame rule and its kind of text run. Kept
+        from the sink before, they skipped a sized screen's frames by an unsized window's rule (characters,
+        not cells: another row than the core's), and the other way called a frame_clean the window does not
+        have (AttributeError; round 48). The core reads them from its sink at each use."""
+        self.sink = sink
         self.frame_limit: Callable[[], int] | None = getattr(sink, "frame_limit", None)
         self.text_run = _TEXT_RUN if self.frame_limit is None else _LINE_RUN
         self.narrow_frames: re.Pattern[str] | None = getattr(sink, "narrow_frames", None)
-        self.reset()
 
     def reset(self) -> None:
         self.state = GROUND
