@@ -293,9 +293,12 @@ class Parser:
                         self.last = "" if byte == LF else _ASCII_CHARS[byte]
                         pos = end
                         continue
-                    if end == pos + 2 and 0xC3 <= byte <= 0xDF and not self.carry and data[pos + 1] & 0xC0 == 0x80:
-                        # ...and one whole two-byte character (an accented letter, Greek, Cyrillic; C2 leads
-                        # C1 controls, which text() drops: not here)
+                    if ((end == pos + 2 and 0xC3 <= byte <= 0xDF and data[pos + 1] & 0xC0 == 0x80)
+                            or (end == pos + 3 and (0xE1 <= byte <= 0xEC or 0xEE <= byte <= 0xEF)
+                                and data[pos + 1] & 0xC0 == 0x80 and data[pos + 2] & 0xC0 == 0x80)) and not self.carry:
+                        # ...and one whole character of two or three bytes (an accented letter, a box-drawing
+                        # line, a CJK character): leads whose every continuation is valid (C2 leads C1 controls,
+                        # which text() drops; E0 overlongs; ED surrogates)
                         char = data[pos:end].decode()
                         self.sink.print(char)
                         self.last = char
@@ -338,6 +341,9 @@ class Parser:
         (round 10), and each line after a tabbed one its own run (round 45: a line of a tab read 0.44 MB/s).
         Returns where the run ends."""
         end = _TABBED_RUN.match(data, pos).end()  # type: ignore[union-attr]
+        if end == pos + 1:  # a tab alone (a control next): print_tabbed("\t") is execute(HT), in fewer calls
+            self.execute(HT)
+            return end
         raw = data[pos:end]
         text = (raw.replace(b"\r\n", b"\n") if 0x0D in raw else raw).decode("ascii")
         self.sink.print_tabbed(text)  # type: ignore[attr-defined]
