@@ -548,7 +548,8 @@ class ScreenSink:
                 self.linefeed(False)
                 self.cx = 0
                 return
-            if (" " <= text <= "~" or "\xa0" <= text < "\u0300") and self.put_typed(text):  # (one cell each)
+            width = 1 if text < "\u0300" else _typed_width(text)  # (NARROW_BELOW: no call for most text)
+            if width and self.put_typed(text, width):
                 return
         if "\n" not in text:
             self.put_text(text)
@@ -1025,22 +1026,37 @@ class ScreenSink:
 
     # ------------------------------------------------------------------ printing (screen_write_cell)
 
-    def put_typed(self, char: str) -> bool:
-        """put_text's shortcut for one printable character below U+0300 (one cell, none of them joins: a key
-        typed, a table drawn a cell at a time by cursor moves) over a cell that is neither padding nor marked,
-        with no padding after it, auto-wrap on and insert mode off, before the last column's pending wrap:
-        what put_text and write_cells do then, inline (a third of such a character's instructions were their
-        calls and tests; round 48); in insert mode, put_inserted's insert_char for it. Returns False, having
-        done nothing, for put_text to take it."""
+    def put_typed(self, char: str, width: int) -> bool:
+        """put_text's shortcut for one character of ``width`` 1 or 2 (a key typed, a table drawn a cell at a
+        time by cursor moves, an emoji between escape sequences) over cells that hold no padding but a wide
+        character's own, with no padding after them, auto-wrap on and insert mode off, before the last
+        column's pending wrap: what put_text and write_cells (or, for a character past the BMP, put_char) do
+        then, inline for one cell that has no marks (a third of such a character's instructions were their
+        calls and tests; round 48); in insert mode, put_inserted's insert_char for a one-cell character.
+        Returns False, having done nothing, for put_text to take it."""
         cx = self.cx
         if self.insert:  # (put_inserted's choice for one narrow character, inline: its insert_char or put_char)
             screen = self.screen
-            if self.zwj or cx > self.columns - 2:
+            if width != 1 or self.zwj or cx > self.columns - 2:
                 return False
             pad = cx - len(screen.rows[screen.base + self.cy])
             if self.max_live_cells - screen.cells - (pad if pad > 0 else 0) == 0:
                 return False
             self.insert_char(char)
+            return True
+        if width == 2:  # (put_text's clean path, as for its text_cells)
+            if cx + 2 > self.columns or not self.wrap or self.zwj:
+                return False
+            row = self.screen.rows[self.screen.base + self.cy]
+            x, cells = cx, char + PAD
+            held = _clean_span(row, cx, cx + 2)
+            if held < 0:  # (over the padding of the wide character before: a wide character then BS)
+                if not _over_right_half(row, cx, char) or (held := _clean_span(row, cx + 1, cx + 2)) < 0:
+                    return False
+                x, cells = cx - 1, BLANK + cells
+                held += 1
+            self.write_cells(self.cy, x, cells, held)
+            self.cx = cx + 2
             return True
         if cx >= self.columns or not self.wrap or self.zwj:
             return False
@@ -2351,6 +2367,7 @@ def _text_marked_cells(text: str) -> tuple[str, tuple[int, ...], tuple[str, ...]
 _CACHED_TEXT = 16
 _short_text_cells = lru_cache(maxsize=1024)(_text_cells)
 _short_marked_cells = lru_cache(maxsize=1024)(_text_marked_cells)
+_typed_width = lru_cache(maxsize=1024)(char_width)  # (ScreenSink.print: a character on its own)
 
 
 def _mark_codes(positions: Sequence[int], first: int) -> str:
