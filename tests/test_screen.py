@@ -1083,6 +1083,20 @@ def test_frames_after_a_resize_between_sized_and_unsized(impl):
     assert out + decoder.decode(b"ab\rcd\ref\rx") + decoder.decode(b"", final=True) == "hello\nxf"
 
 
+def test_marks_added_to_rows_a_block_of_lines_wrote(both):
+    """Lines with combining marks that scroll through the bottom row together are written as a block
+    (put_lines, push_rows), each row given its list of marks from _marked_cells; marks added to such a row
+    later (a combine, a marked character) extend that list. Since _marked_cells is cached and gives tuples
+    (round 48), each row must get its own list: with the cache's tuple a later mark raised AttributeError."""
+    data = ("e\u0301x\n" * 30 + "\x1b[A\x1b[3G\u0302b\u0301\x1b[A\x1b[2G\u0303").encode()
+    outputs = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=80, rows=24)
+        outputs.append((decoder.decode(data), decoder.live, decoder.decode(b"", final=True)))
+    assert outputs[0] == outputs[1]
+    assert outputs[0][1].endswith("e\u0301x\ne\u0301\u0303x\ne\u0301x\u0302b\u0301")
+
+
 # Frames after a CR (Parser.fold_frames), among screen operations, with the resize anywhere.
 progress_frames = st.lists(st.sampled_from([b"\r", b"ab", b"abc", b"zzzz", "\u4e2d".encode(), b"\x1b[K", b"\n",
                                             b"e\xcc\x81"]), max_size=30)
