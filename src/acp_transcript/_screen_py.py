@@ -548,8 +548,7 @@ class ScreenSink:
                 self.linefeed(False)
                 self.cx = 0
                 return
-            width = 1 if text < "\u0300" else _typed_width(text)  # (NARROW_BELOW: no call for most text)
-            if width and self.put_typed(text, width):
+            if self.put_typed(text):
                 return
         if "\n" not in text:
             self.put_text(text)
@@ -560,8 +559,9 @@ class ScreenSink:
         while True:
             if index + 1 < last and self.at_empty_bottom():  # (one line: the row path costs less)
                 index = self.put_lines(pieces, index, last, len(text))
-            if pieces[index]:
-                self.put_text(pieces[index])
+            piece = pieces[index]
+            if piece and (len(piece) != 1 or not self.put_typed(piece)):  # (LF then a character: one run)
+                self.put_text(piece)
             if index == last:
                 return
             self.linefeed(False)
@@ -1026,14 +1026,19 @@ class ScreenSink:
 
     # ------------------------------------------------------------------ printing (screen_write_cell)
 
-    def put_typed(self, char: str, width: int) -> bool:
-        """put_text's shortcut for one character of ``width`` 1 or 2 (a key typed, a table drawn a cell at a
+    def put_typed(self, char: str) -> bool:
+        """put_text's shortcut for one character of one or two cells (a key typed, a table drawn a cell at a
         time by cursor moves, an emoji between escape sequences) over cells that hold no padding but a wide
         character's own, with no padding after them, auto-wrap on and insert mode off, before the last
         column's pending wrap: what put_text and write_cells (or, for a character past the BMP, put_char) do
         then, inline for one cell that has no marks (a third of such a character's instructions were their
-        calls and tests; round 48); in insert mode, put_inserted's insert_char for a one-cell character.
-        Returns False, having done nothing, for put_text to take it."""
+        calls and tests; round 48); in insert mode, put_inserted's insert_char for a one-cell character; with
+        auto-wrap off, put_char's write of a one-cell character before the last column (the same write, but
+        for a space on a blank cell, which put_char skips). Returns False, having done nothing, for put_text
+        to take it."""
+        width = 1 if char < "\u0300" else _typed_width(char)  # (NARROW_BELOW: no call for most text)
+        if not width:
+            return False
         cx = self.cx
         if self.insert:  # (put_inserted's choice for one narrow character, inline: its insert_char or put_char)
             screen = self.screen
@@ -1058,12 +1063,17 @@ class ScreenSink:
             self.write_cells(self.cy, x, cells, held)
             self.cx = cx + 2
             return True
-        if cx >= self.columns or not self.wrap or self.zwj:
+        if cx >= self.columns or self.zwj:
+            return False
+        if not self.wrap and cx > self.columns - 2:  # (auto-wrap off: at the last column the cursor sticks)
             return False
         screen = self.screen
         entry = screen.base + self.cy
         row = screen.rows[entry]
         size = len(row)
+        if char == " " and not self.wrap and (cx >= size or row[cx] == BLANK):
+            self.cx = cx + 1  # (put_char, which takes text with auto-wrap off, writes no space on a blank cell)
+            return True
         if cx < size:
             cell = row[cx]
             if cell == PAD or (cx + 1 < size and row[cx + 1] == PAD):
