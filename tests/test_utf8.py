@@ -68,6 +68,20 @@ def test_invalid_prefix_is_replaced_at_once(impl, data):
     assert decoder.decode(data) == data.decode("utf-8", "replace")
 
 
+@pytest.mark.parametrize("mode", ["render", "strip"])
+@pytest.mark.parametrize("char", ["x", "\u00e9", "\u4e2d"])
+@pytest.mark.parametrize("size", [None, (10, 3)])
+def test_a_partial_code_point_before_one_character_between_controls(impl, mode, char, size):
+    """A chunk that ends inside a code point carries it; the next chunk's first character, on its own between
+    controls, ends it: one U+FFFD before that character (SPEC 2.1). The fallback prints such a character
+    without text() since round 48, which must first flush what it carries."""
+    options = {} if size is None else {"columns": size[0], "rows": size[1]}
+    decoder = impl.TranscriptDecoder(mode=mode, **options)
+    out = decoder.decode(b"a\xe4") + decoder.decode(char.encode() + b"\x08\n") + decoder.decode(b"", final=True)
+    assert out == "a\ufffd" + char + "\n"
+    assert decoder.stats["invalid_bytes"] == 1
+
+
 def test_valid_prefix_waits(impl):
     decoder = impl.TranscriptDecoder(mode="strip")
     assert decoder.decode(b"a\xed\x9f") == "a"
