@@ -285,23 +285,24 @@ class Parser:
                     run = _NOISY_RUN.match(data, pos)
                 if run is not None:
                     end = run.end()
-                    if end == pos + 1 and (0x20 <= byte < 0x7F or byte == LF) and not self.carry:
-                        # One printable ASCII character or LF between controls (a key typed, a column of a
-                        # table drawn by cursor moves, a line feed after a tab): its text from a table,
-                        # without text()'s tests for what a run may hold (round 48).
-                        self.sink.print(_ASCII_CHARS[byte])
-                        self.last = "" if byte == LF else _ASCII_CHARS[byte]
-                        pos = end
-                        continue
-                    if ((end == pos + 2 and 0xC3 <= byte <= 0xDF and data[pos + 1] & 0xC0 == 0x80)
-                            or (end == pos + 3 and (0xE1 <= byte <= 0xEC or 0xEE <= byte <= 0xEF)
-                                and data[pos + 1] & 0xC0 == 0x80 and data[pos + 2] & 0xC0 == 0x80)) and not self.carry:
-                        # ...and one whole character of two or three bytes (an accented letter, a box-drawing
-                        # line, a CJK character): leads whose every continuation is valid (C2 leads C1 controls,
-                        # which text() drops; E0 overlongs; ED surrogates)
+                    # One character between controls (a key typed, a column of a table drawn by cursor moves,
+                    # a line feed after a tab) is printed without text()'s tests for what a run may hold (round
+                    # 48): printable ASCII or LF from a table; a whole two- or three-byte character only for
+                    # leads whose every continuation is valid (C2 leads C1 controls, which text() drops; E0
+                    # overlongs; ED surrogates). Not with a partial code point carried, which goes first.
+                    char = None
+                    if self.carry:
+                        pass
+                    elif end == pos + 1:
+                        if 0x20 <= byte < 0x7F or byte == LF:
+                            char = _ASCII_CHARS[byte]
+                    elif ((end == pos + 2 and 0xC3 <= byte <= 0xDF and data[pos + 1] & 0xC0 == 0x80)
+                          or (end == pos + 3 and (0xE1 <= byte <= 0xEC or 0xEE <= byte <= 0xEF)
+                              and data[pos + 1] & 0xC0 == 0x80 and data[pos + 2] & 0xC0 == 0x80)):
                         char = data[pos:end].decode()
+                    if char is not None:
                         self.sink.print(char)
-                        self.last = char
+                        self.last = "" if byte == LF else char
                         pos = end
                         continue
                     self.text(data, pos, end, end == end_of_data, noisy)
@@ -581,7 +582,7 @@ class Parser:
         if not limit:  # (the sink takes no frames now: a sized screen in insert mode, say)
             return pos
         narrow = self.narrow_frames
-        end = _FRAME.match(data, pos).end()  # type: ignore[union-attr]  # (_frame_end inline: after every CR)
+        end = _frame_end(data, pos)
         if end >= len(data) or data[end] != CR:  # (no CR after it: nothing to skip, nothing to decode here)
             return pos
         cells, whole = _frame_cells(data[pos:end].decode(), narrow)

@@ -1082,12 +1082,7 @@ class ScreenSink:
                 return False
             if cell != BLANK:
                 self.stats["cells_overwritten"] += 1
-            if cx + 1 == size:
-                row = row[:cx] + char
-            elif size >= _LONG_LINE:
-                row = splice(row, cx, cx + 1, char)
-            else:
-                row = row[:cx] + char + row[cx + 1 :]
+            row = set_cells(row, cx, cx + 1, char)
         else:
             row = row + BLANK * (cx - size) + char if cx > size else row + char
             screen.cells += cx + 1 - size
