@@ -52,6 +52,9 @@ ONLY_PY = {
     # once (a Python write and splice a run cost the fallback a fifth of such text's speed); the core combines
     # each mark on its own, as its per-character work is a few instructions
     ("ScreenSink", "put_marked"),
+    # ...its cells and runs of marks written into a row (put_marked's row, and put_wrapped's rows of marked text
+    # longer than the row: round 49)
+    ("ScreenSink", "write_marked"),
     # ...and one printable ASCII character at the cursor with put_text's and write_cells's work inline (a call and
     # its tests are most of what a typed character costs in Python; the core's put_char is a few instructions)
     ("ScreenSink", "put_typed"),

@@ -210,6 +210,33 @@ def test_the_fallback_takes_lines_with_combining_marks_as_a_block(both, monkeypa
     assert len(texts) == 3 and texts[-1] == "x"  # (the lines above the bottom row, then the write after the block)
 
 
+@pytest.mark.parametrize("text", ["e\u0301" * 50, "\u0915\u093f\u0930\u094d " * 13, "\u4e2d\u0301a" * 17,
+                                  "ab\u0301\u0302\u0303\u0304" * 20, "\u0e1a\u0e31\u0e19" * 30])
+@pytest.mark.parametrize("before", [b"", b"\x1b[1;80H", b"\x1b[1;79H", "\x1b[1;79H\u4e2d\r".encode()])
+def test_the_fallback_writes_marked_text_longer_than_its_row_a_row_at_a_time(both, monkeypatch, text, before):
+    """(round 49) Text with combining marks that does not fit on the rest of its row is written a row at a
+    time (put_wrapped with its marks), never a character and a mark at a time through put_char and combine,
+    which read 0.79 MB/s at 80x24: the marks of a row's last cell stay on that row, a wide character that
+    would straddle the margin goes on the next row, and the twins agree, with the marks on every row."""
+    from acp_transcript import _screen_py
+
+    data = before + (text + "\r\n").encode() * 3
+    results = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=80, rows=24)
+        results.append((decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats))
+    assert results[0] == results[1]
+    assert results[0][1].count(text[1]) == 3 * text.count(text[1])  # (every mark kept, none moved off its row)
+    calls = []
+    for name in ("put_char", "combine"):
+        original = getattr(_screen_py.ScreenSink, name)
+        monkeypatch.setattr(_screen_py.ScreenSink, name,
+                            lambda self, *a, _name=name, _original=original: calls.append(_name) or _original(self, *a))
+    decoder = both[1].TranscriptDecoder(columns=80, rows=24)
+    assert (decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats) == results[1]
+    assert calls == []
+
+
 def test_the_fallback_takes_lines_of_wide_characters_as_a_block(monkeypatch):
     # lines of CJK, once the cursor is on the empty bottom row, do not go through put_text one by one (the
     # row-by-row path put_lines replaces)

@@ -1129,8 +1129,10 @@ class ScreenSink:
                     return
                 if self.columns > 1 and not text.isascii():  # (ASCII: put_ascii's rows need no span check)
                     start = self.put_wrapped(text, cells)
-            elif not text.isascii() and self.put_marked(text):
-                return
+            elif not text.isascii():
+                start = self.put_marked(text)
+                if start == len(text):
+                    return
         end = len(text)
         run = width = 0
         while start < end:
@@ -1314,27 +1316,37 @@ class ScreenSink:
         overwrite), and writing the cells is all they do (_clean_span)."""
         return _short_text_cells(text) if len(text) <= _CACHED_TEXT else _text_cells(text)
 
-    def put_marked(self, text: str) -> bool:
+    def put_marked(self, text: str) -> int:
         """put_text's shortcut for text with zero-width characters (Devanagari's vowel signs, Thai's, accents
-        as combining marks): when its cells (_marked_cells) fit on the row over clean cells, what put_text
-        would do, writing runs between the marks and combine for each mark, comes down to writing the cells
-        and then each run of marks on the cell before it, fresh (SPEC 2.8). One write and one splice of the
-        row's marks for the text, where a write and a splice each run cost 20% of such text's speed
-        (benchmarks/README.md, round 31). Returns False, having done nothing, when put_text's runs must take
-        it."""
+        as combining marks): over clean cells, what put_text would do, writing runs between the marks and
+        combine for each mark, comes down to writing the cells and then each run of marks on the cell before
+        it, fresh (SPEC 2.8). One write and one splice of the row's marks for the text on its row, where a
+        write and a splice each run cost 20% of such text's speed (benchmarks/README.md, round 31); text
+        longer than the rest of its row a row at a time, as put_wrapped writes the rest (round 49: a line of
+        decomposed accents longer than the row was a write and a combine a character, 0.79 MB/s at 80x24).
+        Returns how much of ``text`` it wrote (0: put_text's runs take it all)."""
         marked = _marked_cells(text)
         if marked is None:
-            return False
+            return 0
         cells, positions, runs = marked
-        cx, cy = self.cx, self.cy
+        cx = self.cx
         stop = cx + len(cells)
-        screen = self.screen
-        entry = screen.base + cy  # (row cy's entry in the screen's sequences)
         if stop > self.columns:
-            return False
-        held = _clean_span(screen.rows[entry], cx, stop)
+            return self.put_wrapped(text, cells, positions, runs) if self.columns > 1 else 0
+        held = _clean_span(self.screen.rows[self.screen.base + self.cy], cx, stop)
         if held < 0:
-            return False
+            return 0
+        self.write_marked(self.cy, cx, cells, held, positions, runs)  # (no blank in the cells: no trim below stop)
+        self.cx = stop
+        return len(text)
+
+    def write_marked(self, y: int, x: int, cells: str, held: int, positions: Sequence[int],
+                     runs: Sequence[str]) -> None:
+        """write_cells of ``cells`` at column x of row y, the runs of marks ``runs`` on the cells
+        ``positions`` (from x) and none on the others: the runs go to the end of the row's list (compacted
+        first when it would outgrow combine's bound), the cells' codes point at them."""
+        screen = self.screen
+        entry = screen.base + y  # (row y's entry in the screen's sequences)
         if screen.marks is None:
             screen.marks = [None] * len(screen.rows)
         marks = screen.marks[entry]
@@ -1345,21 +1357,22 @@ class ScreenSink:
         strings = marks[1]
         codes = _mark_codes(positions, MARK_BASE + len(strings))
         strings.extend(runs)
-        self.write_cells(cy, cx, cells, held, codes=codes)  # (no blank in the cells: no trim below stop)
-        self.cx = stop
-        return True
+        self.write_cells(y, x, cells, held, codes=codes)
 
-    def put_wrapped(self, text: str, cells: str) -> int:
-        """``text`` (its ``cells`` from text_cells) with auto-wrap on, a row's worth of cells at a time, on
-        more than one column: what put_ascii, put_run and put_char do to it while each row's span is clean,
-        in one write a row instead of one a run (a line of CJK, Korean or Cyrillic words between spaces was
-        a run a word). A wide character that would straddle the margin goes on the next row, as put_char
-        wraps it, leaving the last cell as it was. Returns how much of ``text`` it wrote (put_text's runs
-        take the rest, from the first row that is not clean)."""
+    def put_wrapped(self, text: str, cells: str, positions: Sequence[int] = (), runs: Sequence[str] = ()) -> int:
+        """``text`` (its ``cells`` from text_cells; or from _marked_cells, with its runs of marks on the cells
+        ``positions``) with auto-wrap on, a row's worth of cells at a time, on more than one column: what
+        put_ascii, put_run, put_char and combine do to it while each row's span is clean, in one write a
+        row instead of one a run (a line of CJK, Korean or Cyrillic words between spaces was a run a word).
+        A wide character that would straddle the margin goes on the next row, as put_char wraps it, leaving
+        the last cell as it was; the marks of a row's last cell go with it (combine joins the cell left of a
+        pending wrap). Returns how much of ``text`` it wrote (put_text's runs take the rest, from the first
+        row that is not clean)."""
         sx = self.columns
         at = 0  # in text
         p = 0  # in cells
         n = len(cells)
+        k = 0  # the first run of marks not written
         while p < n:
             width = 2 if p + 1 < n and cells[p + 1] == PAD else 1
             if self.cx > sx - width:
@@ -1373,10 +1386,18 @@ class ScreenSink:
             if held < 0:
                 return at
             piece = cells[p : p + take]
-            self.write_cells(self.cy, cx, piece, held)
+            at += take - piece.count(PAD)
+            end = k
+            while end < len(positions) and positions[end] < p + take:
+                at += len(runs[end])
+                end += 1
+            if end > k:
+                self.write_marked(self.cy, cx, piece, held, [x - p for x in positions[k:end]], runs[k:end])
+                k = end
+            else:
+                self.write_cells(self.cy, cx, piece, held)
             self.cx = cx + take
             p += take
-            at += take - piece.count(PAD)
         return at
 
     def put_run(self, text: str, start: int, end: int, width: int) -> int:
