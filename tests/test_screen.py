@@ -237,6 +237,43 @@ def test_the_fallback_writes_marked_text_longer_than_its_row_a_row_at_a_time(bot
     assert calls == []
 
 
+@pytest.mark.parametrize("text", ["e\u0301" * 8, "\u4e2d\u6587x", "ab cd", " \u0301 x", "\u0915\u093f\u0930\u094d", "xyz"])
+@pytest.mark.parametrize("column", range(1, 13))
+def test_text_with_auto_wrap_off_before_the_last_column(both, text, column):
+    """(round 49) With auto-wrap off the fallback writes text that ends before the last column at once, as
+    with auto-wrap on (put_text's clean write, put_marked), and a space on a blank cell not at all (put_char):
+    text ending at the last column or past it, where the cursor sticks and a mark joins the cell before it, and
+    text with a space, go a character at a time. The twins agree at every column, over blank cells, over a
+    row of characters, and over wide characters, and when the text is written over (which counts the cells
+    that hold a character: a space written on a blank cell would be one)."""
+    for row in ("", "0123456789ab", "\u4e2d" * 6):
+        data = (f"\x1b[?7l{row}\x1b[1;{column}H{text}|{text}\x1b[1;1H{'z' * 11}\r\n{row}\x1b[2;{column}H{text}"
+                f"\x1b[?1049h{row}\x1b[1;{column}H{text}\x1b[?1049l").encode()
+        results = []
+        for impl in both:
+            decoder = impl.TranscriptDecoder(columns=12, rows=3)
+            results.append((decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats))
+        assert results[0] == results[1], row
+
+
+@pytest.mark.parametrize("columns", [1, 2, 12])
+def test_characters_typed_with_auto_wrap_off_up_to_the_last_column(both, columns):
+    """(round 49) A character typed between controls with auto-wrap off is written by put_typed up to the
+    last column, where the cursor sticks and the next overwrites it (on one column tmux's unsigned room
+    moves the cursor past the margin instead, and what follows is dropped); a space on a blank cell is not
+    written. The twins agree, with the cells each overwrote counted."""
+    # (BS and a character after ESC 7, which moves nothing: where the cursor stuck)
+    typed = "a\x1b[Cb\x1b[C\u00e9\x1b[C \x1b7g\x1b[C\u2500\x1b[Cc\x08d\x1b[Ce\x1b7f\x1b[C"
+    for row in ("", "0123456789ab", "\u4e2d" * 6):
+        for column in range(1, columns + 1):
+            data = f"\x1b[?7l{row}\x1b[1;{column}H{typed * 3}\r\n\x1b[{column}G{typed}\x1b[1;1H{'z' * columns}".encode()
+            results = []
+            for impl in both:
+                decoder = impl.TranscriptDecoder(columns=columns, rows=3)
+                results.append((decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats))
+            assert results[0] == results[1], (row, column)
+
+
 def test_the_fallback_takes_lines_of_wide_characters_as_a_block(monkeypatch):
     # lines of CJK, once the cursor is on the empty bottom row, do not go through put_text one by one (the
     # row-by-row path put_lines replaces)

@@ -1033,9 +1033,9 @@ class ScreenSink:
         column's pending wrap: what put_text and write_cells (or, for a character past the BMP, put_char) do
         then, inline for one cell that has no marks (a third of such a character's instructions were their
         calls and tests; round 48); in insert mode, put_inserted's insert_char for a one-cell character; with
-        auto-wrap off, put_char's write of a one-cell character before the last column (the same write, but
-        for a space on a blank cell, which put_char skips). Returns False, having done nothing, for put_text
-        to take it."""
+        auto-wrap off, put_char's write of a one-cell character up to the last column, where the cursor sticks
+        (the same write, but for a space on a blank cell, which put_char skips). Returns False, having done
+        nothing, for put_text to take it."""
         width = 1 if char < "\u0300" else _typed_width(char)  # (NARROW_BELOW: no call for most text)
         if not width:
             return False
@@ -1065,14 +1065,16 @@ class ScreenSink:
             return True
         if cx >= self.columns or self.zwj:
             return False
-        if not self.wrap and cx > self.columns - 2:  # (auto-wrap off: at the last column the cursor sticks)
-            return False
+        # (auto-wrap off: at the last column the cursor sticks there, each character written over the one
+        # before; put_char's write and its cursor rule, whose room is unsigned in tmux: on one column the cursor
+        # moves on. put_text's runs sent each such character to put_char: 0.85 MB/s at 80x24)
+        moved = cx + 1 if self.wrap or cx < self.columns - 1 or self.columns == 1 else cx
         screen = self.screen
         entry = screen.base + self.cy
         row = screen.rows[entry]
         size = len(row)
         if char == " " and not self.wrap and (cx >= size or row[cx] == BLANK):
-            self.cx = cx + 1  # (put_char, which takes text with auto-wrap off, writes no space on a blank cell)
+            self.cx = moved  # (put_char, which takes text with auto-wrap off, writes no space on a blank cell)
             return True
         if cx < size:
             cell = row[cx]
@@ -1092,7 +1094,7 @@ class ScreenSink:
         screen.busy[entry] = 1
         if screen.cells > self.max_live_cells:
             self.enforce_limits()
-        self.cx = cx + 1
+        self.cx = moved
         return True
 
     def put_text(self, text: str) -> None:
@@ -1103,17 +1105,21 @@ class ScreenSink:
             self.put_inserted(text)
             return
         start = 0
-        if self.wrap and not self.zwj:
+        # With auto-wrap off, text that ends before the last column is written as with it on: nothing wraps
+        # there, and each character's cursor moves on (at the last column it sticks: put_char). But for a
+        # space, which put_char does not write over a blank cell (round 49: such text went a character at a
+        # time, e and a combining acute 0.45-0.51 MB/s at 80x24).
+        if not self.zwj and (self.wrap or " " not in text):
+            limit = self.columns if self.wrap else self.columns - 1  # (the last cell the text may end at, + 1)
             # (printable ASCII is its own cells: no regex match and no padding to add, a typed character's
             # two calls of some nine)
             cells = text if text.isascii() and text.isprintable() else self.text_cells(text)
             if cells is not None:
                 cx = self.cx
                 stop = cx + len(cells)
-                cy = self.cy
                 held = -1
-                if stop <= self.columns:
-                    row = self.screen.rows[self.screen.base + cy]
+                if stop <= limit:
+                    row = self.screen.rows[self.screen.base + self.cy]
                     held = _clean_span(row, cx, stop)
                     if held < 0 and _over_right_half(row, cx, text[0]):
                         held = _clean_span(row, cx + 1, stop)
@@ -1127,10 +1133,10 @@ class ScreenSink:
                     self.write_cells(self.cy, cx, cells, held)
                     self.cx = stop
                     return
-                if self.columns > 1 and not text.isascii():  # (ASCII: put_ascii's rows need no span check)
+                if self.wrap and self.columns > 1 and not text.isascii():  # (ASCII: put_ascii's rows need no span check)
                     start = self.put_wrapped(text, cells)
             elif not text.isascii():
-                start = self.put_marked(text)
+                start = self.put_marked(text, limit)
                 if start == len(text):
                     return
         end = len(text)
@@ -1316,7 +1322,7 @@ class ScreenSink:
         overwrite), and writing the cells is all they do (_clean_span)."""
         return _short_text_cells(text) if len(text) <= _CACHED_TEXT else _text_cells(text)
 
-    def put_marked(self, text: str) -> int:
+    def put_marked(self, text: str, limit: int) -> int:
         """put_text's shortcut for text with zero-width characters (Devanagari's vowel signs, Thai's, accents
         as combining marks): over clean cells, what put_text would do, writing runs between the marks and
         combine for each mark, comes down to writing the cells and then each run of marks on the cell before
@@ -1324,15 +1330,16 @@ class ScreenSink:
         write and a splice each run cost 20% of such text's speed (benchmarks/README.md, round 31); text
         longer than the rest of its row a row at a time, as put_wrapped writes the rest (round 49: a line of
         decomposed accents longer than the row was a write and a combine a character, 0.79 MB/s at 80x24).
-        Returns how much of ``text`` it wrote (0: put_text's runs take it all)."""
+        ``limit``: put_text's, the column the text must end before to be written at once (the last with
+        auto-wrap off). Returns how much of ``text`` it wrote (0: put_text's runs take it all)."""
         marked = _marked_cells(text)
         if marked is None:
             return 0
         cells, positions, runs = marked
         cx = self.cx
         stop = cx + len(cells)
-        if stop > self.columns:
-            return self.put_wrapped(text, cells, positions, runs) if self.columns > 1 else 0
+        if stop > limit:
+            return self.put_wrapped(text, cells, positions, runs) if self.wrap and self.columns > 1 else 0
         held = _clean_span(self.screen.rows[self.screen.base + self.cy], cx, stop)
         if held < 0:
             return 0
