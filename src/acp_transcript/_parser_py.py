@@ -135,6 +135,7 @@ _SMALL_PARAMS.update({f"{v:02d}".encode(): v for v in range(100)})
 _SMALL_PARAMS.update({f"{v:03d}".encode(): v for v in range(1000)})
 _SMALL_PARAMS[b""] = 0
 _ASCII_CHARS = [chr(byte) for byte in range(0x80)]  # (Parser.feed: a run of one ASCII character)
+_SHORT_RUN = 16  # (Parser.feed: the longest run decoded in place, without text())
 
 
 def _frame_end(data: bytes | bytearray, pos: int) -> int:
@@ -285,24 +286,29 @@ class Parser:
                     run = _NOISY_RUN.match(data, pos)
                 if run is not None:
                     end = run.end()
-                    # One character between controls (a key typed, a column of a table drawn by cursor moves,
-                    # a line feed after a tab) is printed without text()'s tests for what a run may hold (round
-                    # 48): printable ASCII or LF from a table; a whole two- or three-byte character only for
-                    # leads whose every continuation is valid (C2 leads C1 controls, which text() drops; E0
-                    # overlongs; ED surrogates). Not with a partial code point carried, which goes first.
+                    # A short run between controls (a key typed, a column of a table drawn by cursor moves, a
+                    # line feed after a tab, an accent and its combining mark) is printed without text()'s
+                    # tests for what a run may hold (round 48; round 49 for runs past one character):
+                    # printable ASCII or LF from a table; a few bytes of a text run when they decode strictly
+                    # and hold no ESC (an SGR), CR (a CR LF) or C2 (C2 leads C1 controls, which text() drops). A partial
+                    # code point at the end, an invalid byte, an overlong or a surrogate fails the strict
+                    # decode: text() takes them, and a partial code point carried goes first.
                     char = None
                     if self.carry:
                         pass
                     elif end == pos + 1:
                         if 0x20 <= byte < 0x7F or byte == LF:
                             char = _ASCII_CHARS[byte]
-                    elif ((end == pos + 2 and 0xC3 <= byte <= 0xDF and data[pos + 1] & 0xC0 == 0x80)
-                          or (end == pos + 3 and (0xE1 <= byte <= 0xEC or 0xEE <= byte <= 0xEF)
-                              and data[pos + 1] & 0xC0 == 0x80 and data[pos + 2] & 0xC0 == 0x80)):
-                        char = data[pos:end].decode()
+                    elif end - pos <= _SHORT_RUN and not noisy:  # (a noisy run's controls: text())
+                        raw = data[pos:end]
+                        if 0x1B not in raw and 0x0D not in raw and 0xC2 not in raw:
+                            try:
+                                char = raw.decode()
+                            except UnicodeDecodeError:
+                                pass
                     if char is not None:
                         self.sink.print(char)
-                        self.last = "" if byte == LF else char
+                        self.last = "" if data[end - 1] == LF else char[-1]
                         pos = end
                         continue
                     self.text(data, pos, end, end == end_of_data, noisy)
