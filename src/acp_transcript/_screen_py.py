@@ -550,6 +550,10 @@ class ScreenSink:
                 return
             if self.put_typed(text):
                 return
+        elif 1 < len(text) <= 1 + _MARKS_UNMEASURED and text[1] >= "\u0300":  # (a character and its marks, typed)
+            marked = _marked_cells(text)
+            if marked is not None and len(marked[0]) == 1 and self.put_typed(text[0], marked[2][0]):
+                return
         if "\n" not in text:
             self.put_text(text)
             return
@@ -1026,7 +1030,7 @@ class ScreenSink:
 
     # ------------------------------------------------------------------ printing (screen_write_cell)
 
-    def put_typed(self, char: str) -> bool:
+    def put_typed(self, char: str, marks: str = "") -> bool:
         """put_text's shortcut for one character of one or two cells (a key typed, a table drawn a cell at a
         time by cursor moves, an emoji between escape sequences) over cells that hold no padding but a wide
         character's own, with no padding after them, auto-wrap on and insert mode off, before the last
@@ -1034,10 +1038,13 @@ class ScreenSink:
         then, inline for one cell that has no marks (a third of such a character's instructions were their
         calls and tests; round 48); in insert mode, put_inserted's insert_char for a one-cell character; with
         auto-wrap off, put_char's write of a one-cell character up to the last column, where the cursor sticks
-        (the same write, but for a space on a blank cell, which put_char skips). Returns False, having done
-        nothing, for put_text to take it."""
+        (the same write, but for a space on a blank cell, which put_char skips). ``marks``: a run of zero-width
+        characters after a one-cell one (_marked_cells: an accent typed as e and a combining acute), which
+        combine then joins to the cell written, fresh, as put_marked writes them: not in insert mode, nor
+        where the cursor sticks (a mark joins the cell before it there). Returns False, having done nothing,
+        for put_text to take it."""
         width = 1 if char < "\u0300" else _typed_width(char)  # (NARROW_BELOW: no call for most text)
-        if not width:
+        if not width or marks and (width != 1 or self.insert):
             return False
         cx = self.cx
         if self.insert:  # (put_inserted's choice for one narrow character, inline: its insert_char or put_char)
@@ -1069,18 +1076,23 @@ class ScreenSink:
         # before; put_char's write and its cursor rule, whose room is unsigned in tmux: on one column the cursor
         # moves on. put_text's runs sent each such character to put_char: 0.85 MB/s at 80x24)
         moved = cx + 1 if self.wrap or cx < self.columns - 1 or self.columns == 1 else cx
+        if marks and moved == cx:
+            return False
         screen = self.screen
         entry = screen.base + self.cy
         row = screen.rows[entry]
         size = len(row)
         if char == " " and not self.wrap and (cx >= size or row[cx] == BLANK):
+            if marks:  # (combine would write the space the cursor passed)
+                return False
             self.cx = moved  # (put_char, which takes text with auto-wrap off, writes no space on a blank cell)
             return True
+        row_marks = screen.marks[entry] if screen.marks is not None else None
         if cx < size:
             cell = row[cx]
             if cell == PAD or (cx + 1 < size and row[cx + 1] == PAD):
                 return False
-            if screen.marks is not None and screen.marks[entry] is not None:
+            if row_marks is not None and not marks:
                 return False
             if cell != BLANK:
                 self.stats["cells_overwritten"] += 1
@@ -1089,6 +1101,18 @@ class ScreenSink:
             row = row + BLANK * (cx - size) + char if cx > size else row + char
             screen.cells += cx + 1 - size
         screen.rows[entry] = row
+        if marks:  # (combine's, for a cell the write left without marks; the marks of the row's others stay)
+            if screen.marks is None:
+                screen.marks = [None] * len(screen.rows)
+            codes, strings = row_marks or ("", [])
+            if len(strings) >= 2 * len(row) + 64:
+                if cx < len(codes):  # (the code the write replaced first, as write_cells clears it)
+                    codes = codes[:cx] + NO_MARK + codes[cx + 1 :]
+                codes, strings = _compact_marks(codes, strings)
+            if len(codes) < cx:
+                codes += NO_MARK * (cx - len(codes))
+            screen.marks[entry] = (codes[:cx] + chr(MARK_BASE + len(strings)) + codes[cx + 1 :], strings)
+            strings.append(marks)
         if cx >= screen.used[entry]:
             screen.used[entry] = cx + 1
         screen.busy[entry] = 1
@@ -1133,7 +1157,7 @@ class ScreenSink:
                     self.write_cells(self.cy, cx, cells, held)
                     self.cx = stop
                     return
-                if self.wrap and self.columns > 1 and not text.isascii():  # (ASCII: put_ascii's rows need no span check)
+                if self.wrap and self.columns > 1 and not text.isascii():  # (ASCII: put_ascii's rows, no span check)
                     start = self.put_wrapped(text, cells)
             elif not text.isascii():
                 start = self.put_marked(text, limit)
