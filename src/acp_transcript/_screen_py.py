@@ -548,7 +548,7 @@ class ScreenSink:
                 self.linefeed(False)
                 self.cx = 0
                 return
-            if self.put_typed(text):
+            if self.put_typed(text, ""):
                 return
         elif 1 < len(text) <= 1 + _MARKS_UNMEASURED and text[1] >= "\u0300":  # (a character and its marks, typed)
             marked = _marked_cells(text)
@@ -564,7 +564,7 @@ class ScreenSink:
             if index + 1 < last and self.at_empty_bottom():  # (one line: the row path costs less)
                 index = self.put_lines(pieces, index, last, len(text))
             piece = pieces[index]
-            if piece and (len(piece) != 1 or not self.put_typed(piece)):  # (LF then a character: one run)
+            if piece and (len(piece) != 1 or not self.put_typed(piece, "")):  # (LF then a character: one run)
                 self.put_text(piece)
             if index == last:
                 return
@@ -1030,7 +1030,7 @@ class ScreenSink:
 
     # ------------------------------------------------------------------ printing (screen_write_cell)
 
-    def put_typed(self, char: str, marks: str = "") -> bool:
+    def put_typed(self, char: str, marks: str) -> bool:
         """put_text's shortcut for one character of one or two cells (a key typed, a table drawn a cell at a
         time by cursor moves, an emoji between escape sequences) over cells that hold no padding but a wide
         character's own, with no padding after them, auto-wrap on and insert mode off, before the last
@@ -1075,24 +1075,26 @@ class ScreenSink:
         # (auto-wrap off: at the last column the cursor sticks there, each character written over the one
         # before; put_char's write and its cursor rule, whose room is unsigned in tmux: on one column the cursor
         # moves on. put_text's runs sent each such character to put_char: 0.85 MB/s at 80x24)
-        moved = cx + 1 if self.wrap or cx < self.columns - 1 or self.columns == 1 else cx
-        if marks and moved == cx:
-            return False
+        moved = cx + 1
         screen = self.screen
         entry = screen.base + self.cy
         row = screen.rows[entry]
         size = len(row)
-        if char == " " and not self.wrap and (cx >= size or row[cx] == BLANK):
-            if marks:  # (combine would write the space the cursor passed)
-                return False
-            self.cx = moved  # (put_char, which takes text with auto-wrap off, writes no space on a blank cell)
-            return True
-        row_marks = screen.marks[entry] if screen.marks is not None else None
+        if not self.wrap:
+            if cx == self.columns - 1 and cx:
+                if marks:  # (they would join the cell before it)
+                    return False
+                moved = cx
+            if char == " " and (cx >= size or row[cx] == BLANK):
+                if marks:  # (combine would write the space the cursor passed)
+                    return False
+                self.cx = moved  # (put_char, which takes text with auto-wrap off, writes no space on a blank cell)
+                return True
         if cx < size:
             cell = row[cx]
             if cell == PAD or (cx + 1 < size and row[cx + 1] == PAD):
                 return False
-            if row_marks is not None and not marks:
+            if not marks and screen.marks is not None and screen.marks[entry] is not None:
                 return False
             if cell != BLANK:
                 self.stats["cells_overwritten"] += 1
@@ -1104,7 +1106,7 @@ class ScreenSink:
         if marks:  # (combine's, for a cell the write left without marks; the marks of the row's others stay)
             if screen.marks is None:
                 screen.marks = [None] * len(screen.rows)
-            codes, strings = row_marks or ("", [])
+            codes, strings = screen.marks[entry] or ("", [])
             if len(strings) >= 2 * len(row) + 64:
                 if cx < len(codes):  # (the code the write replaced first, as write_cells clears it)
                     codes = codes[:cx] + NO_MARK + codes[cx + 1 :]
