@@ -906,6 +906,27 @@ def test_a_narrow_character_typed_in_insert_mode_is_ich_then_the_character(both,
     assert results[0] == results[1] == results[2] == results[3]
 
 
+# (round 49) A wide character typed in insert mode, between controls, is one splice of its row in the fallback
+# (insert_char) where it fits before the margin, not over padding; put_char's insert and write otherwise. Not
+# compared with ICH 2 written out, as the narrow ones are above: with auto-wrap off tmux drops a wide character
+# that does not fit before its insert, which ICH would do.
+@settings(max_examples=examples(200))
+@given(sized_streams(max_ops=40),
+       st.lists(st.tuples(st.sampled_from(["", "\r", "\n", "\x1b[D", "\x1b[2D", "\u4e2d", "ab", "\x1b[999C\x1b[3D",
+                                           "\x1b[999C\x1b[4D", "\x1b[999C\x1b[D", "\x1b[999C\x1b[2D", "\x1b[3G", "\x1b[?7l", "\x1b[?7h", "\x1b[A", "\x1b[2@"]),
+                          st.sampled_from(["\u4e2d", "\U0001f600", "\u6587\x1b[C", "\u4e2d\u0301"])),
+                 max_size=12),
+       st.sampled_from([1 << 20, 40, 25, 6]), st.sampled_from([512, 2, 3]), st.integers(0, 3))
+@example((b"", 8, 2), [("\u4e2d" * 4 + "\x1b[4D", "\u6587"), ("\x1b[999C\x1b[4D", "\u4e2d")], 1 << 20, 512, 1)
+@example((b"", 8, 2), [("\x1b[?7l0123456\x1b[999C\x1b[D", "\u4e2d"), ("\x1b[Da", "\u4e2d")], 1 << 20, 512, 0)  # (stuck)
+def test_wide_characters_typed_in_insert_mode(both, case, pieces, max_live_cells, cells, narrower):
+    data, columns, rows = case
+    stream = data + b"\x1b[4h" + "".join(before + char for before, char in pieces).encode()
+    with chunk_cells(both[0], cells):
+        results = [decoded_and_counted(impl, stream, columns, rows, max_live_cells, narrower) for impl in both]
+    assert results[0] == results[1]
+
+
 @pytest.mark.parametrize(("data", "expected"), [
     (b"0123456789\x1b[4hx", "0123456789x"),  # (the cursor waits past the margin: x wraps to the next row)
     (b"0123456789\x1b[10G\x1b[4hx", "012345678x"),

@@ -1047,14 +1047,17 @@ class ScreenSink:
         if not width or marks and (width != 1 or self.insert):
             return False
         cx = self.cx
-        if self.insert:  # (put_inserted's choice for one narrow character, inline: its insert_char or put_char)
+        if self.insert:  # (put_inserted's choice for one character, inline: its insert_char or put_char)
             screen = self.screen
-            if width != 1 or self.zwj or cx > self.columns - 2:
+            if self.zwj or cx > self.columns - 2 * width:
                 return False
-            pad = cx - len(screen.rows[screen.base + self.cy])
-            if self.max_live_cells - screen.cells - (pad if pad > 0 else 0) == 0:
+            row = screen.rows[screen.base + self.cy]
+            pad = cx - len(row)
+            if (self.max_live_cells - screen.cells - (pad if pad > 0 else 0)) // width == 0:
                 return False
-            self.insert_char(char)
+            if width == 2 and pad < 0 and row[cx] == PAD:  # (insert_run would clear that padding past it)
+                return False
+            self.insert_char(char, width)
             return True
         if width == 2:  # (put_text's clean path, as for its text_cells)
             if cx + 2 > self.columns or not self.wrap or self.zwj:
@@ -1230,40 +1233,42 @@ class ScreenSink:
             self.insert_run(text[start:stop], width)
             start = stop
 
-    def insert_char(self, char: str) -> None:
-        """put_char of one narrow character in insert mode where put_inserted would take a run (its insert
-        leaves its cell blank): the insert and the write as one splice of the row, and of its marks' codes if
-        it has any (the new cell has none). Through put_char, a character typed in insert mode was two
-        rebuilds of the row and some twenty calls: about 10 us (0.17-0.37 MB/s for ``x`` then CR;
-        benchmarks/README.md, round 43; on a row with marks until round 45, 0.32-0.49 for ``e`` and a
-        combining mark then CR). The core's twin, why the two steps are one edit, is put_char's for every
-        such character (round 45: there the move, the look for padding and the write each found the row's
-        chunk again)."""
+    def insert_char(self, char: str, width: int = 1) -> None:
+        """put_char of one character of ``width`` cells in insert mode where put_inserted would take a run
+        (its insert leaves its cells blank; for a wide one, not over padding, whose run insert_run clears):
+        the insert and the write as one splice of the row, and of its marks' codes if it has any (the new
+        cells have none). Through put_char, a character typed in insert mode was two rebuilds of the row and
+        some twenty calls: about 10 us (0.17-0.37 MB/s for ``x`` then CR; benchmarks/README.md, round 43; on a
+        row with marks until round 45, 0.32-0.49 for ``e`` and a combining mark then CR; a wide one until
+        round 49, 0.58 for a CJK character then CR). The core's twin, why the two steps are one edit, is
+        put_char's for every such character (round 45: there the move, the look for padding and the write
+        each found the row's chunk again)."""
         screen = self.screen
         cx, sx = self.cx, self.columns
         entry = screen.base + self.cy
         row = screen.rows[entry]
         size = len(row)
+        cells = char + PAD if width == 2 else char
         if cx >= size:  # nothing to move: the write pads up to the cursor
-            new = row + BLANK * (cx - size) + char
-        elif size < sx:
-            new = row[:cx] + char + row[cx:]
-        else:  # a full row (resize cuts a row to the columns): its last cell goes past the margin, counted
-            self.stats["cells_overwritten"] += row[sx - 1] != BLANK and row[sx - 1] != PAD
-            new = row[:cx] + char + row[cx : sx - 1]
+            new = row + BLANK * (cx - size) + cells
+        elif size <= sx - width:
+            new = row[:cx] + cells + row[cx:]
+        else:  # the row's last cells go past the margin (counted), as move_cells moves them
+            self.stats["cells_overwritten"] += _written_in(row, sx - width, sx)
+            new = row[:cx] + cells + row[cx : sx - width]
             if new[-1] == BLANK:
                 new = trim_row(new)
         marks = screen.marks[entry] if screen.marks is not None else None
         if marks is not None and len(marks[0]) > cx:  # (codes that end before the cursor stay as they are)
             codes, strings = marks
-            codes = (codes[:cx] + NO_MARK + codes[cx : sx - 1])[: len(new)]
+            codes = (codes[:cx] + NO_MARK * width + codes[cx : sx - width])[: len(new)]
             screen.marks[entry] = (codes, strings)  # type: ignore[index]
         screen.rows[entry] = new
         screen.cells += len(new) - size
         if screen.used[entry] < sx:  # (the insert's move reaches the margin: move_cells; a narrower resize
             screen.used[entry] = sx  # can leave a larger count)
         screen.busy[entry] = 1  # (Screen.touch, without the call)
-        self.cx = cx + 1
+        self.cx = cx + width
         if screen.cells > self.max_live_cells:
             self.enforce_limits()
 
