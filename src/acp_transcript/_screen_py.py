@@ -1040,11 +1040,11 @@ class ScreenSink:
         auto-wrap off, put_char's write of a one-cell character up to the last column, where the cursor sticks
         (the same write, but for a space on a blank cell, which put_char skips). ``marks``: a run of zero-width
         characters after a one-cell one (_marked_cells: an accent typed as e and a combining acute), which
-        combine then joins to the cell written, fresh, as put_marked writes them: not in insert mode, nor
-        where the cursor sticks (a mark joins the cell before it there). Returns False, having done nothing,
-        for put_text to take it."""
+        combine then joins to the cell written or inserted, fresh, as put_marked writes them: not where the
+        cursor sticks (a mark joins the cell before it there). Returns False, having done nothing, for
+        put_text to take it."""
         width = 1 if char < "\u0300" else _typed_width(char)  # (NARROW_BELOW: no call for most text)
-        if not width or marks and (width != 1 or self.insert):
+        if not width or marks and width != 1:
             return False
         cx = self.cx
         if self.insert:  # (put_inserted's choice for one character, inline: its insert_char or put_char)
@@ -1058,6 +1058,8 @@ class ScreenSink:
             if width == 2 and pad < 0 and row[cx] == PAD:  # (insert_run would clear that padding past it)
                 return False
             self.insert_char(char, width)
+            if marks:
+                _mark_cell(screen, screen.base + self.cy, cx, marks)
             return True
         if width == 2:  # (put_text's clean path, as for its text_cells)
             if cx + 2 > self.columns or not self.wrap or self.zwj:
@@ -1106,18 +1108,8 @@ class ScreenSink:
             row = row + BLANK * (cx - size) + char if cx > size else row + char
             screen.cells += cx + 1 - size
         screen.rows[entry] = row
-        if marks:  # (combine's, for a cell the write left without marks; the marks of the row's others stay)
-            if screen.marks is None:
-                screen.marks = [None] * len(screen.rows)
-            codes, strings = screen.marks[entry] or ("", [])
-            if len(strings) >= 2 * len(row) + 64:
-                if cx < len(codes):  # (the code the write replaced first, as write_cells clears it)
-                    codes = codes[:cx] + NO_MARK + codes[cx + 1 :]
-                codes, strings = _compact_marks(codes, strings)
-            if len(codes) < cx:
-                codes += NO_MARK * (cx - len(codes))
-            screen.marks[entry] = (codes[:cx] + chr(MARK_BASE + len(strings)) + codes[cx + 1 :], strings)
-            strings.append(marks)
+        if marks:
+            _mark_cell(screen, entry, cx, marks)
         if cx >= screen.used[entry]:
             screen.used[entry] = cx + 1
         screen.busy[entry] = 1
@@ -2444,6 +2436,24 @@ def _mark_codes(positions: Sequence[int], first: int) -> str:
         pieces.append(chr(index))
         at = x + 1
     return "".join(pieces)
+
+
+def _mark_cell(screen: Screen, entry: int, x: int, marks: str) -> None:
+    """combine's work for the run ``marks`` joining cell x of the row at ``entry``, which a write or an
+    insert has just given a character and no marks (put_typed): a fresh string at the end of the row's list
+    (compacted first when it has outgrown combine's bound), and the cell's code pointing at it; the marks
+    of the row's other cells stay."""
+    if screen.marks is None:
+        screen.marks = [None] * len(screen.rows)
+    codes, strings = screen.marks[entry] or ("", [])
+    if len(strings) >= 2 * len(screen.rows[entry]) + 64:
+        if x < len(codes):  # (the code the write replaced first, as write_cells clears it)
+            codes = codes[:x] + NO_MARK + codes[x + 1 :]
+        codes, strings = _compact_marks(codes, strings)
+    if len(codes) < x:
+        codes += NO_MARK * (x - len(codes))
+    screen.marks[entry] = (codes[:x] + chr(MARK_BASE + len(strings)) + codes[x + 1 :], strings)
+    strings.append(marks)
 
 
 def _marks_at(screen: Screen, y: int) -> Marks | None:
