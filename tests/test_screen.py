@@ -1847,6 +1847,21 @@ def test_ed_2_commits_the_blank_rows_above_the_busy_ones_at_once(both, case):
         assert outputs[0][0][0] == "\n" * 11 + "x\n"
 
 
+@pytest.mark.parametrize("case", ED2_CASES)
+def test_ed_2_leaves_every_row_as_new(both, case):
+    """(round 49) After ED 2 every row is empty and unwrapped, the rows below the last used one too (a blank
+    row that only wraps, the fallback clears where it is rather than after a rotation): a character then
+    written on each row is a line of its own."""
+    outputs = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=10, rows=12)
+        out = [decoder.decode(case + b"\x1b[2J" + b"".join(b"\x1b[%d;1H%c" % (y, 0x60 + y) for y in range(1, 13)))]
+        out += [decoder.live, decoder.decode(b"", final=True)]
+        outputs.append((out, decoder.stats))
+    assert outputs[0] == outputs[1]
+    assert outputs[0][0][1] == "\n".join(chr(0x60 + y) for y in range(1, 13))
+
+
 @settings(max_examples=examples(200))
 @given(st.lists(screen_ops, max_size=50), st.lists(screen_ops, max_size=20))
 def test_erases_on_a_sparse_tall_screen(both, ops, more):

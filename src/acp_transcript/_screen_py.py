@@ -2149,12 +2149,16 @@ class ScreenSink:
         if last == 0:
             self.clear_lines(0, self.height)
             return
-        # scroll_region_full ``last`` times: those rows to the history in order, the rest up with one rotation
-        # (a character on the last row then ED 2 committed 1000 rows one by one, 0.007 MB/s)
+        # scroll_region_full ``last`` times: those rows to the history in order (a character on the last row
+        # then ED 2 committed 1000 rows one by one, 0.007 MB/s), the rest up and cleared. leave_rows empties
+        # the rows it takes and the rest hold no cells (only a blank row's wrapped flag, which a wide character
+        # that did not fit sets), so the rotation that took the rest up moved empty rows among empty rows: the
+        # rest are cleared where they are, and the clear's unwrap of the row above it, after that rotation the
+        # history's last line, is done as such (round 49: the rotation was a sixth of x, ED 2 and CR at 80x24).
         self.leave_rows(0, last)
         if last < self.height:
-            self.screen.rotate(0, self.height, -last)
-            self.clear_lines(0, self.height - last)
+            self.clear_lines(last, self.height - last)  # (its unwrap: row last - 1, which leave_rows emptied)
+            self.unwrap(-1)  # (hsize is not 0: leave_rows took a row to it)
 
     def scroll_region_full(self) -> None:
         """``grid_scroll_history``: the top row to the history, an empty row at the bottom."""
