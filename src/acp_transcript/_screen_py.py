@@ -2098,14 +2098,20 @@ class ScreenSink:
             return
         screen = self.screen
         row = screen.rows[screen.base + y]
-        stop = min(stop, len(row))
-        if start >= stop:
+        size = len(row)
+        if start >= size:
+            return
+        if stop >= size:  # (to the row's end, which is never blank: EL 1 or ED 1 after a typed character)
+            self.stats["cells_overwritten"] += _written_in(row, start, size)
+            new = row[:start]
+            screen.rows[screen.base + y] = trim_row(new) if new and new[-1] == BLANK else new
+            _edit_marks(screen, y, start, size, size - start)
+            screen.cells += len(screen.rows[screen.base + y]) - size
             return
         blanks = BLANK * (stop - start) if stop - start < _WHOLE_RUN else repeated(BLANK, stop - start)
         if row.startswith(blanks, start):
             return  # EL 1 or ECH again over what it erased: one comparison, nothing changes (a blank has no marks)
         self.stats["cells_overwritten"] += _written_in(row, start, stop)
-        size = len(row)
         row = screen.rows[screen.base + y] = trim_row(set_cells(row, start, stop, blanks))
         _edit_marks(screen, y, start, stop, stop - start)
         screen.cells += len(row) - size
@@ -2151,8 +2157,8 @@ class ScreenSink:
             return
         # scroll_region_full ``last`` times: those rows to the history in order (a character on the last row
         # then ED 2 committed 1000 rows one by one, 0.007 MB/s), the rest up and cleared. leave_rows empties
-        # the rows it takes and the rest hold no cells (only a blank row's wrapped flag, which a wide character
-        # that did not fit sets), so the rotation that took the rest up moved empty rows among empty rows: the
+        # the rows it takes and the rest hold no cells (at most a busy flag: an erase that empties a row
+        # unwraps the row above it), so the rotation that took the rest up moved empty rows among empty rows: the
         # rest are cleared where they are, and the clear's unwrap of the row above it, after that rotation the
         # history's last line, is done as such (round 49: the rotation was a sixth of x, ED 2 and CR at 80x24).
         self.leave_rows(0, last)
