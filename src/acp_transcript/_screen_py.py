@@ -1040,8 +1040,9 @@ class ScreenSink:
         auto-wrap off, put_char's write of a one-cell character up to the last column, where the cursor sticks
         (the same write, but for a space on a blank cell, which put_char skips). ``marks``: a run of zero-width
         characters after a one-cell one (_marked_cells: an accent typed as e and a combining acute), which
-        combine then joins to the cell written or inserted, fresh, as put_marked writes them: not where the
-        cursor sticks (a mark joins the cell before it there). Returns False, having done nothing, for
+        combine then joins to the cell written or inserted, fresh, as put_marked writes them; where auto-wrap
+        off keeps the cursor (at the last column, or before a space it does not write) combine itself joins
+        them to the cell left of the cursor, as after put_char. Returns False, having done nothing, for
         put_text to take it."""
         width = 1 if char < "\u0300" else _typed_width(char)  # (NARROW_BELOW: no call for most text)
         if not width or marks and width != 1:
@@ -1087,13 +1088,11 @@ class ScreenSink:
         size = len(row)
         if not self.wrap:
             if cx == self.columns - 1 and cx:
-                if marks:  # (they would join the cell before it)
-                    return False
-                moved = cx
+                moved = cx  # (marks then join the cell before it: combine, below)
             if char == " " and (cx >= size or row[cx] == BLANK):
-                if marks:  # (combine would write the space the cursor passed)
-                    return False
                 self.cx = moved  # (put_char, which takes text with auto-wrap off, writes no space on a blank cell)
+                for mark in marks:  # (...and combine writes a space on the cell left of the cursor, for the mark)
+                    self.combine(mark)
                 return True
         if cx < size:
             cell = row[cx]
@@ -1108,7 +1107,7 @@ class ScreenSink:
             row = row + BLANK * (cx - size) + char if cx > size else row + char
             screen.cells += cx + 1 - size
         screen.rows[entry] = row
-        if marks:
+        if marks and moved != cx:
             _mark_cell(screen, entry, cx, marks)
         if cx >= screen.used[entry]:
             screen.used[entry] = cx + 1
@@ -1116,6 +1115,9 @@ class ScreenSink:
         if screen.cells > self.max_live_cells:
             self.enforce_limits()
         self.cx = moved
+        if marks and moved == cx:  # (the cursor stuck at the last column: they join the cell before it)
+            for mark in marks:
+                self.combine(mark)
         return True
 
     def put_text(self, text: str) -> None:
