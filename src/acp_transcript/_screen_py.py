@@ -1248,7 +1248,10 @@ class ScreenSink:
         elif size <= sx - width:
             new = row[:cx] + cells + row[cx:]
         else:  # the row's last cells go past the margin (counted), as move_cells moves them
-            self.stats["cells_overwritten"] += _written_in(row, sx - width, sx)
+            if width == 1:  # (the one cell, inline: a row kept full by typing in insert mode pays it each time)
+                self.stats["cells_overwritten"] += row[sx - 1] != BLANK and row[sx - 1] != PAD
+            else:
+                self.stats["cells_overwritten"] += _written_in(row, sx - 2, sx)
             new = row[:cx] + cells + row[cx : sx - width]
             if new[-1] == BLANK:
                 new = trim_row(new)
