@@ -31,6 +31,13 @@ all the data and the ``decode``: callgrind toggled on CPython's ``_sre`` sub and
 Python fallback's render mode in the same 4 KiB loop as the core's, counted as the whole process less the
 same process with a decoder that does nothing (so the loop, slicing and start-up cancel; about +-0.5 an
 input byte).
+
+    python benchmarks/instructions.py --events "80x24: x,insert mode" [--src OLD/src,src]
+
+counts the fallback's instructions an iteration of one event (a character and a control, repeated after a
+set-up, as sweep.py's classes are built; EVENTS), the whole process at 6,000 iterations less at 2,000, with
+its ``feed`` warmed up first (CPython 3.11 specializes a function's bytecode only after 8 calls or loops) and
+PYTHONHASHSEED fixed: two builds side by side, where the clock cannot tell a few percent apart (round 49).
 """
 
 from __future__ import annotations
@@ -89,6 +96,77 @@ regex_strip({{**corpora.CORPORA, **corpora.SHAPES}}[{corpus!r}]({size}))
 REGEX_TOGGLES = ("_sre_SRE_Pattern_sub*", "bytes_decode*")
 
 
+# (round 49) The fallback's cost of one event: a character and a control repeated, after a set-up, the way
+# sweep.py's classes are built. The count is the whole process at EVENT_RUNS[1] iterations less the same at
+# EVENT_RUNS[0], so start-up, imports and set-up cancel; the decoder is fed in 64 KiB calls, as sweep.py and
+# bounds.py feed it. CPython 3.11 specializes a function's bytecode only after 8 entries or backward jumps:
+# ``feed`` called once on a stream whose bytes never take its ``continue`` (BS alone) would run unspecialized
+# (BS alone: 7,306 instructions an iteration that way, 4,714 warmed), so another decoder of the same options
+# takes the block 20 times first. PYTHONHASHSEED is fixed (a hash seed moves such counts by about 1%).
+EVENT_CHILD = r"""
+import sys
+sys.path.insert(0, {src!r})
+from acp_transcript import _decoder_py
+warm = _decoder_py.TranscriptDecoder(**{options!r})
+warm.decode({start!r})
+for _ in range(20):
+    warm.decode({block!r} * 4)
+decoder = _decoder_py.TranscriptDecoder(**{options!r})
+decoder.decode({start!r})
+data = {block!r} * {count}
+for i in range(0, len(data), 65536):
+    decoder.decode(data[i : i + 65536])
+"""
+EVENT_RUNS = (2000, 6000)
+_SCREEN = {"columns": 80, "rows": 24}
+EVENTS = {  # name: (options, set-up, block)
+    "80x24: x then BS": (_SCREEN, "", "x\b"),
+    "80x24: x then IND": (_SCREEN, "", "x\x1bD"),
+    "80x24: x then HT": (_SCREEN, "", "x\t"),
+    "80x24: x then CR": (_SCREEN, "", "x\r"),
+    "80x24: x, ED 2, CR": (_SCREEN, "", "x\x1b[2J\r"),
+    "80x24: x, ED 1, LF": (_SCREEN, "", "x\x1b[1J\n"),
+    "80x24: x, DL, CR": (_SCREEN, "", "x\x1b[M\r"),
+    "80x24: e and a combining acute": (_SCREEN, "", "e\u0301"),
+    "80x24: e and a combining acute, then IND": (_SCREEN, "", "e\u0301\x1bD"),
+    "80x24: e and a combining acute, then CR": (_SCREEN, "", "e\u0301\r"),
+    "80x24: e and a combining acute, then BS": (_SCREEN, "", "e\u0301\b"),
+    "80x24: e and a combining acute, then EL 1": (_SCREEN, "", "e\u0301\x1b[1K"),
+    "80x24: a CJK character then BS": (_SCREEN, "", "\u4e2d\b"),
+    "80x24: a CJK character then CR": (_SCREEN, "", "\u4e2d\r"),
+    "80x24: an emoji then IND": (_SCREEN, "", "\U0001f600\x1bD"),
+    "80x24 in insert mode: x then CR": (_SCREEN, "\x1b[4h", "x\r"),
+    "80x24 in insert mode: a CJK character then CR": (_SCREEN, "\x1b[4h", "\u4e2d\r"),
+    "80x24 in insert mode: an emoji then IND": (_SCREEN, "\x1b[4h", "\U0001f600\x1bD"),
+    "80x24 in insert mode: e and a combining acute, then CR": (_SCREEN, "\x1b[4h", "e\u0301\r"),
+    "80x24 with auto-wrap off: x then IND": (_SCREEN, "\x1b[?7l", "x\x1bD"),
+    "80x24 with auto-wrap off: x then LF": (_SCREEN, "\x1b[?7l", "x\n"),
+    "80x24 with auto-wrap off: e and a combining acute, then CR": (_SCREEN, "\x1b[?7l", "e\u0301\r"),
+    "80x24 with auto-wrap off: e and a combining acute, then IND": (_SCREEN, "\x1b[?7l", "e\u0301\x1bD"),
+    "80x24 on the alternate screen: x then SU": (_SCREEN, "\x1b[?1049h", "x\x1b[S"),
+    "80x24: CR alone": (_SCREEN, "", "\r"),
+    "80x24: BS alone": (_SCREEN, "", "\b"),
+    "80x24: IND alone": (_SCREEN, "", "\x1bD"),
+    "80x24: CUU alone": (_SCREEN, "", "\x1b[A"),
+    "80x24: DL alone": (_SCREEN, "", "\x1b[M"),
+    "80x24: ED 2 alone": (_SCREEN, "", "\x1b[2J"),
+    "80x24: SU alone": (_SCREEN, "", "\x1b[S"),
+    "unsized: a tab then CR": ({}, "", "\t\r"),
+    "unsized: x, a tab, CR": ({}, "", "x\t\r"),
+    "unsized: x then BS": ({}, "", "x\b"),
+}
+
+
+def event_instructions(src: str, name: str) -> float:
+    """The fallback's instructions an iteration of EVENTS[name] (EVENT_CHILD)."""
+    options, start, block = EVENTS[name]
+    counts = []
+    for count in EVENT_RUNS:
+        code = EVENT_CHILD.format(src=src, options=options, start=start.encode(), block=block.encode(), count=count)
+        counts.append(collected(code, toggle=(), hash_seed="0")[0])
+    return (counts[1] - counts[0]) / (EVENT_RUNS[1] - EVENT_RUNS[0])
+
+
 def instructions(src: str, corpus: str, size: int, mode: str) -> int:
     options = {"mode": mode} if mode != "sized" else {"columns": 80, "rows": 24}
     decoder = f"_decoder_c.TranscriptDecoder(**{options!r})"
@@ -121,11 +199,16 @@ def baseline_instructions(src: str, corpus: str, size: int) -> tuple[int, int]:
     return regex, runs[0] - runs[1]
 
 
-def collected(code: str, src: str | None = None,
-              toggle: str | tuple[str, ...] = "*TranscriptDecoder_*decode") -> tuple[int, str]:
+def collected(code: str, src: str | None = None, toggle: str | tuple[str, ...] = "*TranscriptDecoder_*decode",
+              hash_seed: str | None = None) -> tuple[int, str]:
     """Instructions inside decode() (or the functions ``toggle`` names; none: the whole process) while
-    ``code`` runs (importing the core from ``src`` if given), and what it printed."""
-    env = dict(os.environ, PYTHONPATH=src) if src else None
+    ``code`` runs (importing the core from ``src`` if given, with PYTHONHASHSEED ``hash_seed`` if given), and
+    what it printed."""
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src
+    if hash_seed is not None:
+        env["PYTHONHASHSEED"] = hash_seed
     # decode() only by default (Cython names its wrapper ..._TranscriptDecoder_<n>decode)
     toggles = [f"--toggle-collect={name}" for name in ((toggle,) if isinstance(toggle, str) else toggle)]
     with tempfile.TemporaryDirectory() as tmp:
@@ -156,7 +239,20 @@ def main() -> None:
                                           "record in sanitize_batch and sanitize_arrow instead")
     parser.add_argument("--baselines", action="store_true", help="the core's render mode, the regex strip and "
                         "the fallback's render mode per corpus, and the throughput issue's ratios in instructions")
+    parser.add_argument("--events", help="comma-separated pieces of EVENTS names (\"all\": every one): the "
+                        "fallback's instructions an iteration; --src may name two builds, comma-separated")
     args = parser.parse_args()
+    if args.events:
+        sources = args.src.split(",")
+        print(f"the fallback's instructions an iteration (callgrind, the process at {EVENT_RUNS[1]} less at "
+              f"{EVENT_RUNS[0]} iterations), from {', '.join(sources)}")
+        print("| input | " + " | ".join(sources) + (" | ratio |\n|---|---|---|---|" if len(sources) == 2 else " |\n|---|---|"))
+        for name in EVENTS:
+            if args.events == "all" or any(piece in name for piece in args.events.split(",")):
+                counts = [event_instructions(src, name) for src in sources]
+                ratio = f" | {counts[0] / counts[1]:.2f}x" if len(counts) == 2 else ""
+                print(f"| {name} | " + " | ".join(f"{count:,.0f}" for count in counts) + ratio + " |", flush=True)
+        return
     names = args.corpora.split(",") if args.corpora else list(corpora.CORPORA)
     if args.baselines:
         print(f"instructions per input byte, {args.size} bytes, core and fallback from {args.src}")
