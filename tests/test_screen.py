@@ -659,14 +659,7 @@ def test_a_cell_marked_again_and_again_leaves_a_bounded_list_of_marks():
     codes, strings = _screen_py._marks_at(decoder._sink.screen, 0)
     assert len(codes) == 2 and len(strings) <= 2 * 2 + 64
     assert decoder.decode(b"", final=True) == "a\u0301\u0302b\u0300"
-
-
-def test_a_cell_typed_with_marks_again_and_again_leaves_a_bounded_list_of_marks():
-    # (round 49) a character and its marks typed between controls (put_typed with marks) drop the strings no
-    # cell uses any more as combine does
-    from acp_transcript import _decoder_py
-
-    decoder = _decoder_py.TranscriptDecoder(columns=2, rows=1)
+    # ...and a character with its marks typed between controls (put_typed with marks, round 49)
     decoder.decode("\x1b[1;2Hb\u0300\x1b[1;1H".encode() + "a\u0301\x08".encode() * 1000)
     codes, strings = _screen_py._marks_at(decoder._sink.screen, 0)
     assert len(codes) == 2 and len(strings) <= 2 * 2 + 64
@@ -680,8 +673,8 @@ def test_a_character_and_its_marks_typed_between_controls(both, mode, columns):
     decodes in place and its screen writes with the marks at once (put_typed), where put_char and combine
     would have: on a blank, written, marked or wide cell, at every column, up to the last where auto-wrap off
     keeps the cursor (a mark then joins the cell before it), a space with a mark (with auto-wrap off the space
-    is not written, and combine writes it for the mark), in insert mode (which put_typed leaves to
-    put_inserted). The twins agree, with every count."""
+    is not written, and combine writes it for the mark), in insert mode (an insert, then the mark). The twins
+    agree, with every count."""
     typed = ["e\u0301", " \u0301", "x\u0301\u0302", "a\u0e31\u0e48\u0301\u0302", "\u4e2d\u0301", "e\u0301\u200b"]
     controls = ["\x08", "\x1b[C", "\x1b7", "\r", "\x1b[2D"]
     for row in ("", "abcde", "a\u0301b\u0302c\u0303d\u0304e", "\u4e2d\u6587z"):
