@@ -294,11 +294,14 @@ class Parser:
                     # code point at the end, an invalid byte, an overlong or a surrogate fails the strict
                     # decode: text() takes them, and a partial code point carried goes first.
                     char = None
+                    last = ""
                     if self.carry:
                         pass
                     elif end == pos + 1:
-                        if 0x20 <= byte < 0x7F or byte == LF:
-                            char = _ASCII_CHARS[byte]
+                        if 0x20 <= byte < 0x7F:
+                            char = last = _ASCII_CHARS[byte]
+                        elif byte == LF:
+                            char = "\n"
                     elif end - pos <= _SHORT_RUN and not noisy:  # (a noisy run's controls: text())
                         raw = data[pos:end]
                         if 0x1B not in raw and 0x0D not in raw and 0xC2 not in raw:
@@ -306,9 +309,11 @@ class Parser:
                                 char = raw.decode()
                             except UnicodeDecodeError:
                                 pass
+                            else:
+                                last = "" if raw[-1] == LF else char[-1]
                     if char is not None:
                         self.sink.print(char)
-                        self.last = "" if data[end - 1] == LF else char[-1]
+                        self.last = last
                         pos = end
                         continue
                     self.text(data, pos, end, end == end_of_data, noisy)
