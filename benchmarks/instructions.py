@@ -246,7 +246,8 @@ def main() -> None:
         sources = args.src.split(",")
         print(f"the fallback's instructions an iteration (callgrind, the process at {EVENT_RUNS[1]} less at "
               f"{EVENT_RUNS[0]} iterations), from {', '.join(sources)}")
-        print("| input | " + " | ".join(sources) + (" | ratio |\n|---|---|---|---|" if len(sources) == 2 else " |\n|---|---|"))
+        ratio = len(sources) == 2
+        print("| input | " + " | ".join(sources) + (" | ratio |\n|---|---|---|---|" if ratio else " |\n|---|---|"))
         for name in EVENTS:
             if args.events == "all" or any(piece in name for piece in args.events.split(",")):
                 counts = [event_instructions(src, name) for src in sources]

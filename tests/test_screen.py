@@ -237,7 +237,8 @@ def test_the_fallback_writes_marked_text_longer_than_its_row_a_row_at_a_time(bot
     assert calls == []
 
 
-@pytest.mark.parametrize("text", ["e\u0301" * 8, "\u4e2d\u6587x", "ab cd", " \u0301 x", "\u0915\u093f\u0930\u094d", "xyz"])
+@pytest.mark.parametrize("text", ["e\u0301" * 8, "\u4e2d\u6587x", "ab cd", " \u0301 x", "\u0915\u093f\u0930\u094d",
+                                  "xyz"])
 @pytest.mark.parametrize("column", range(1, 13))
 def test_text_with_auto_wrap_off_before_the_last_column(both, text, column):
     """(round 49) With auto-wrap off the fallback writes text that ends before the last column at once, as
@@ -906,7 +907,8 @@ def test_a_narrow_character_typed_in_insert_mode_is_ich_then_the_character(both,
 @settings(max_examples=examples(200))
 @given(sized_streams(max_ops=40),
        st.lists(st.tuples(st.sampled_from(["", "\r", "\n", "\x1b[D", "\x1b[2D", "\u4e2d", "ab", "\x1b[999C\x1b[3D",
-                                           "\x1b[999C\x1b[4D", "\x1b[999C\x1b[D", "\x1b[999C\x1b[2D", "\x1b[3G", "\x1b[?7l", "\x1b[?7h", "\x1b[A", "\x1b[2@"]),
+                                           "\x1b[999C\x1b[4D", "\x1b[999C\x1b[D", "\x1b[999C\x1b[2D", "\x1b[3G",
+                                           "\x1b[?7l", "\x1b[?7h", "\x1b[A", "\x1b[2@"]),
                           st.sampled_from(["\u4e2d", "\U0001f600", "\u6587\x1b[C", "\u4e2d\u0301"])),
                  max_size=12),
        st.sampled_from([1 << 20, 40, 25, 6]), st.sampled_from([512, 2, 3]), st.integers(0, 3))
