@@ -1646,12 +1646,7 @@ class ScreenSink:
         if code != NO_MARK:  # (a code is the cell's own: cells never share one)
             strings[ord(code) - MARK_BASE] = marked + char * copies
             return
-        if len(strings) >= 2 * len(row) + 64:
-            # strings no code points at any more (their cells were overwritten): dropped, and the codes
-            # renumbered, once for every len(row) + 64 new marks at least
-            codes, strings = _compact_marks(codes, strings)
-        screen.marks[entry] = (codes[:x] + chr(MARK_BASE + len(strings)) + codes[x + 1 :], strings)
-        strings.append(char * copies)
+        _mark_cell(screen, entry, x, char * copies)
 
     def enforce_limits(self) -> None:
         """SPEC 2.8 bounds: while the screen holds more than max_live_cells cells, its topmost row with
@@ -2454,14 +2449,16 @@ def _mark_codes(positions: Sequence[int], first: int) -> str:
 
 
 def _mark_cell(screen: Screen, entry: int, x: int, marks: str) -> None:
-    """combine's work for the run ``marks`` joining cell x of the row at ``entry``, which a write or an
-    insert has just given a character and no marks (put_typed): a fresh string at the end of the row's list
-    (compacted first when it has outgrown combine's bound), and the cell's code pointing at it; the marks
-    of the row's other cells stay."""
+    """The run ``marks`` joining cell x of the row at ``entry``, which has no marks (combine's, and
+    put_typed's for a cell a write or an insert has just given a character): a fresh string at the end of the
+    row's list (compacted first when it has outgrown combine's bound), and the cell's code pointing at it; the
+    marks of the row's other cells stay."""
     if screen.marks is None:
         screen.marks = [None] * len(screen.rows)
     codes, strings = screen.marks[entry] or ("", [])
     if len(strings) >= 2 * len(screen.rows[entry]) + 64:
+        # strings no code points at any more (their cells were overwritten): dropped, and the codes renumbered,
+        # once for every len(row) + 64 new marks at least
         if x < len(codes):  # (the code the write replaced first, as write_cells clears it)
             codes = codes[:x] + NO_MARK + codes[x + 1 :]
         codes, strings = _compact_marks(codes, strings)
