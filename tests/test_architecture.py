@@ -48,6 +48,8 @@ ONLY_PY = {
     ("ScreenSink", "put_wrapped"),
     # ...and a long ASCII run's rows that wrap through the bottom row, pushed as put_lines pushes a line's
     ("ScreenSink", "push_rows"), ("ScreenSink", "put_ascii_rows"),
+    # ...and on the alternate screen, where the rows pushed through are lost instead (round 50)
+    ("ScreenSink", "lose_rows"),
     # ...and text with combining marks among its characters, its cells written once and its marks spliced in
     # once (a Python write and splice a run cost the fallback a fifth of such text's speed); the core combines
     # each mark on its own, as its per-character work is a few instructions

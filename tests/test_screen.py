@@ -157,12 +157,15 @@ def test_lines_of_wide_and_narrow_characters_scrolling_through_the_screen(both, 
                                           "\u0301", "\x1b[31m", "\x1b[0m", "\t", "\u2588"]), max_size=25).map("".join),
                 max_size=40),
        st.integers(1, 12), st.integers(1, 6), st.integers(1, 300), st.sampled_from([1, 5, 30, 100, 10**6]),
-       st.booleans())
-def test_lines_through_small_screens_twins_agree_call_by_call(both, lines, columns, rows, step, cells, bottom):
+       st.booleans(), st.sampled_from([b"", b"\x1b[?1049h", b"\x1b[?1049hwrapped above\x1b[2;9r",
+                                       b"\x1b[?1049hwrapped above\x1b[2;3r"]))
+def test_lines_through_small_screens_twins_agree_call_by_call(both, lines, columns, rows, step, cells, bottom,
+                                                              start):
     # lines of narrow, wide and marked characters with SGR and tabs (put_lines takes some as a block, others
     # go row by row), from the bottom row or above it, under cell bounds that commit rows early: each call's
-    # output, the live screen after it and the counters
-    data = (b"\x1b[%d;1H" % rows if bottom else b"") + "\n".join(lines).encode() + b"\n"
+    # output, the live screen after it and the counters; on the main screen or the alternate one (round 50),
+    # there with a region from row 2 (the row above it wrapped on a narrow screen)
+    data = start + (b"\x1b[%d;1H" % rows if bottom else b"") + "\n".join(lines).encode() + b"\n"
     results = []
     for impl in both:
         decoder = impl.TranscriptDecoder(columns=columns, rows=rows, max_live_cells=cells)
@@ -208,6 +211,38 @@ def test_the_fallback_takes_lines_with_combining_marks_as_a_block(both, monkeypa
     assert results[0][1] == ("x  e\u0301 \u0915\u093e\u0930 \u4e2d\u0301 98\n"
                              "cafe\u0301 \u0915\u093e\u0930 \u4e2d\u0301 99")
     assert len(texts) == 3 and texts[-1] == "x"  # (the lines above the bottom row, then the write after the block)
+
+
+@pytest.mark.parametrize("region", [b"", b"\x1b[3;6r", b"\x1b[5;6r"])
+@pytest.mark.parametrize("text", [b"".join(b"line %d\n" % k for k in range(20)), b"abcdefghij" * 9 + b"z\n",
+                                  ("\u4e2d\u6587ab\n" * 12 + "cafe\u0301\n" * 9).encode(), b"a\nb\n" * 2])
+def test_lines_through_the_bottom_of_the_alternate_screen(both, monkeypatch, region, text):
+    """(round 50) On the alternate screen, lines from the empty bottom row of a region of three rows or more go
+    through at once, as on the main screen, and are lost instead of going to the history: counted as
+    overwritten, the row above the region unwrapped (here a line wrapped into the region's top row) as each
+    scroll's move_lines unwraps it. A region of two rows still goes a scroll at a time: each scroll unwraps its
+    top row, where a wrapped row that stays would otherwise keep its flag (the final screen, the stream ending
+    on the alternate screen, shows it). The twins agree on the text, the screen and the counts."""
+    from acp_transcript import _screen_py
+
+    scrolls = []
+    scroll_region_up = _screen_py.ScreenSink.scroll_region_up
+    monkeypatch.setattr(_screen_py.ScreenSink, "scroll_region_up",
+                        lambda sink: scrolls.append(1) or scroll_region_up(sink))
+    data = b"\x1b[?1049h\x1b[2;1Habove the region" + region + b"\x1b[6;1H" + text + b"end"
+    results = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=10, rows=6)
+        results.append((decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats))
+    assert results[0] == results[1]
+    assert results[0][3]["cells_overwritten"] >= text.count(b"\n") - 4  # (lines lost off the region's top)
+    final = results[0][2]
+    if region == b"\x1b[3;6r":  # (its top row, where the line above it went on, lost: the line ends there)
+        assert final.startswith("\nabove the \n")
+    else:  # (scrolled off with the whole screen, or left whole above a region of rows 5 and 6)
+        assert ("above the region" in final) == bool(region) and "above the \n" not in final
+    # (the three longer texts take 10 rows or more, each a scroll row by row)
+    assert len(scrolls) < 8 if region != b"\x1b[5;6r" else len(scrolls) >= text.count(b"\n")
 
 
 @pytest.mark.parametrize("text", ["e\u0301" * 50, "\u0915\u093f\u0930\u094d " * 13, "\u4e2d\u0301a" * 17,
