@@ -582,6 +582,14 @@ class ScreenSink:
         if "\n" not in text:
             self.put_text(text)
             return
+        if len(text) == 2 and text[0] == "\n" and text[1] != "\n":
+            # (a line feed and a character between controls, as a control then LF and a key typed: the loop
+            # below without its split; round 50)
+            self.linefeed(False)
+            self.cx = 0
+            if not self.put_typed(text[1], ""):
+                self.put_text(text[1])
+            return
         pieces = text.split("\n")
         last = len(pieces) - 1
         index = 0
