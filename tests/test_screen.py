@@ -158,7 +158,7 @@ def test_lines_of_wide_and_narrow_characters_scrolling_through_the_screen(both, 
                 max_size=40),
        st.integers(1, 12), st.integers(1, 6), st.integers(1, 300), st.sampled_from([1, 5, 30, 100, 10**6]),
        st.booleans(), st.sampled_from([b"", b"\x1b[?1049h", b"\x1b[?1049hwrapped above\x1b[2;9r",
-                                       b"\x1b[?1049hwrapped above\x1b[2;3r"]))
+                                       b"\x1b[?1049hwrapped above\x1b[2;3r", b"\x1b[4h", b"\x1b[4hwrapped above\x1b[2;9r"]))
 def test_lines_through_small_screens_twins_agree_call_by_call(both, lines, columns, rows, step, cells, bottom,
                                                               start):
     # lines of narrow, wide and marked characters with SGR and tabs (put_lines takes some as a block, others
@@ -243,6 +243,30 @@ def test_lines_through_the_bottom_of_the_alternate_screen(both, monkeypatch, reg
         assert ("above the region" in final) == bool(region) and "above the \n" not in final
     # (the three longer texts take 10 rows or more, each a scroll row by row)
     assert len(scrolls) < 8 if region != b"\x1b[5;6r" else len(scrolls) >= text.count(b"\n")
+
+
+@pytest.mark.parametrize("line", ["aaaa\u4e2d", "abcdefghij" * 3, "caf\u00e9 \u4e2d\u6587", "e\u0301" * 4])
+def test_lines_in_insert_mode_from_the_empty_bottom_row(both, monkeypatch, line):
+    """(round 50) In insert mode, lines from the empty bottom row go through at once as without it (put_lines):
+    inserting into a row's empty tail writes what a write would. But a wide character at the margin: tmux
+    inserts its cells there before it wraps, which leaves a written blank ("aaaa " on a row of five, the
+    character on the next), so such a line goes row by row. The twins agree on the text, the screen and the
+    counts."""
+    from acp_transcript import _screen_py
+
+    scrolls = []
+    scroll_region_up = _screen_py.ScreenSink.scroll_region_up
+    monkeypatch.setattr(_screen_py.ScreenSink, "scroll_region_up",
+                        lambda sink: scrolls.append(1) or scroll_region_up(sink))
+    data = b"\x1b[4h\x1b[6;1H" + (line + "\n").encode() * 12 + b"end"
+    results = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=5, rows=6)
+        results.append((decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats))
+    assert results[0] == results[1]
+    straddles = line == "aaaa\u4e2d"
+    assert ("aaaa \u4e2d\n" in results[0][0]) == straddles
+    assert len(scrolls) >= 12 if straddles else len(scrolls) < 6
 
 
 @pytest.mark.parametrize("text", ["e\u0301" * 50, "\u0915\u093f\u0930\u094d " * 13, "\u4e2d\u0301a" * 17,

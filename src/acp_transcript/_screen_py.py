@@ -610,12 +610,13 @@ class ScreenSink:
         scroll region, auto-wrap on. put_lines can then take whole lines at once. The region is the whole
         screen, or the rows above a status line (apt's progress bar: DECSTBM keeps the last row, the log
         scrolls above it). On the alternate screen too since round 50 (lose_rows), for a region of three rows
-        or more."""
+        or more; and in insert mode, where an insert into the row's empty tail writes what a write does (but
+        at the margin: put_lines)."""
         cy = self.cy
         screen = self.screen
         entry = screen.base + cy
         return (cy == self.rlower and self.cx == 0 and (self.main is None or cy - self.rupper > 1)
-                and self.wrap and not self.zwj and not self.insert and not screen.rows[entry] and not screen.used[entry]
+                and self.wrap and not self.zwj and not screen.rows[entry] and not screen.used[entry]
                 and not screen.wrapped[entry])
 
     def put_lines(self, pieces: list[str], index: int, last: int, size: int) -> int:
@@ -672,15 +673,22 @@ class ScreenSink:
                 rows.extend(cells[start : start + sx] for start in cut)
                 wrapped.extend([True] * (len(cut) - 1) + [False])
             else:
+                line_rows = []
                 at = 0
+                straddles = False
                 while at < len(cells):
                     take = min(sx, len(cells) - at)
                     if at + take < len(cells) and cells[at + take] == PAD:
                         take -= 1  # (the wide character it would cut goes on the next row)
-                    rows.append(cells[at : at + take])
-                    wrapped.append(True)
+                        straddles = True
+                    line_rows.append(cells[at : at + take])
                     at += take
-                wrapped[-1] = False
+                if straddles and self.insert:
+                    # (in insert mode tmux inserts a wide character's cells at the margin before it wraps, which
+                    # leaves a blank written there: screen_write_cell, put_char; the line goes row by row)
+                    break
+                rows += line_rows
+                wrapped += [True] * (len(line_rows) - 1) + [False]
             j += 1
         if rows:
             self.push_rows(rows, wrapped, padded, marked)
