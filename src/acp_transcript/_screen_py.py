@@ -582,12 +582,15 @@ class ScreenSink:
         if "\n" not in text:
             self.put_text(text)
             return
-        if len(text) == 2 and text[0] == "\n" and text[1] != "\n":
-            # (a line feed and a character between controls, as a control then LF and a key typed: the loop
-            # below without its split; round 50)
+        if text[0] == "\n" and text.find("\n", 1) < 0:
+            # (a line feed and the rest of its line between controls, as a control then LF and a key typed:
+            # the loop below without its split, the rest as print takes it, a typed character and its marks
+            # at once; round 50)
             self.linefeed(False)
             self.cx = 0
-            if not self.put_typed(text[1], ""):
+            if len(text) != 2:
+                self.print(text[1:])
+            elif not self.put_typed(text[1], ""):  # (one character: print's first test, without the call)
                 self.put_text(text[1])
             return
         pieces = text.split("\n")
