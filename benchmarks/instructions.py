@@ -144,6 +144,14 @@ EVENTS = {  # name: (options, set-up, block)
     "80x24 with auto-wrap off: e and a combining acute, then CR": (_SCREEN, "\x1b[?7l", "e\u0301\r"),
     "80x24 with auto-wrap off: e and a combining acute, then IND": (_SCREEN, "\x1b[?7l", "e\u0301\x1bD"),
     "80x24 on the alternate screen: x then SU": (_SCREEN, "\x1b[?1049h", "x\x1b[S"),
+    # (round 50) lines through the bottom row on the alternate screen and in insert mode, and a control, LF
+    # and the next character
+    "80x24 on the alternate screen: x then LF": (_SCREEN, "\x1b[?1049h", "x\n"),
+    "80x24 on the alternate screen: x then IND": (_SCREEN, "\x1b[?1049h", "x\x1bD"),
+    "80x24 in insert mode: x then LF": (_SCREEN, "\x1b[4h", "x\n"),
+    "80x24 in insert mode: e and a combining acute, then LF": (_SCREEN, "\x1b[4h", "e\u0301\n"),
+    "80x24: x, SD, LF": (_SCREEN, "", "x\x1b[T\n"),
+    "80x24: e and a combining acute, IND, LF": (_SCREEN, "", "e\u0301\x1bD\n"),
     "80x24: CR alone": (_SCREEN, "", "\r"),
     "80x24: BS alone": (_SCREEN, "", "\b"),
     "80x24: IND alone": (_SCREEN, "", "\x1bD"),

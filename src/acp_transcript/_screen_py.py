@@ -1817,14 +1817,19 @@ class ScreenSink:
         screen.used[entry] = 0
         screen.busy[entry] = 0
 
-    def lose_row(self, y: int) -> None:
-        """Row y is gone (pushed off a scroll region's edge, deleted or cleared): its cells are counted."""
-        row = self.screen.rows[self.screen.base + y]
+    def lose_row(self, y: int, moved: bool = False) -> None:
+        """Row y is gone (pushed off a scroll region's edge, deleted or cleared): its cells are counted.
+        ``moved``: a move takes it off the screen (it is not emptied where it is): the screen's live cells
+        lose its cells too."""
+        screen = self.screen
+        row = screen.rows[screen.base + y]
         if row:
             written = _written(row)
             self.stats["cells_overwritten"] += written
             if written:
                 self.stats["scrolled_out"] += 1
+            if moved:
+                screen.cells -= len(row)
 
     def clear_lines(self, y: int, n: int) -> None:
         """``grid_clear_lines``: rows [y, y + n) emptied; the row above is unwrapped. ``n`` may be negative,
@@ -1853,10 +1858,7 @@ class ScreenSink:
         # O(distance) of Python work, not O(rows) of Python work.
         lost = _outside(dy, py, n)
         for yy in lost:
-            row = screen.rows[screen.base + yy]
-            if row:
-                self.lose_row(yy)
-                screen.cells -= len(row)
+            self.lose_row(yy, True)
         if self.hsize + dy != 0:
             self.unwrap(dy - 1)
         if d == 1 or d == -1:
@@ -2032,10 +2034,7 @@ class ScreenSink:
         if top == bottom:  # (move_lines of no rows)
             return
         screen = self.screen
-        row = screen.rows[screen.base + bottom]
-        if row:
-            self.lose_row(bottom)
-            screen.cells -= len(row)
+        self.lose_row(bottom, True)
         screen.wrapped[screen.base + top] = False  # (move_lines' unwrap(dy - 1): the row that moves down)
         screen.move_row(bottom, top)
         if self.hsize + top != 0:
@@ -2052,10 +2051,7 @@ class ScreenSink:
         if top == bottom:  # (move_lines of no rows)
             return
         screen = self.screen
-        row = screen.rows[screen.base + top]
-        if row:
-            self.lose_row(top)
-            screen.cells -= len(row)
+        self.lose_row(top, True)
         if self.hsize + top != 0:
             self.unwrap(top - 1)
         screen.move_row(top, bottom)
