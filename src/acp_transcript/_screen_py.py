@@ -711,8 +711,8 @@ class ScreenSink:
         screen = self.screen
         top, bottom = self.rupper, self.rlower
         keep = bottom - top  # the region's rows above its (empty) bottom row
-        # the history (on the alternate screen: lost) the region's top rows, then the new rows that scroll off
-        # at once
+        # to the history (on the alternate screen: lost), the region's top rows, then the new rows that scroll
+        # off at once
         gone = min(count, keep)
         base = screen.base
         through = count - keep
