@@ -158,13 +158,14 @@ def test_lines_of_wide_and_narrow_characters_scrolling_through_the_screen(both, 
                 max_size=40),
        st.integers(1, 12), st.integers(1, 6), st.integers(1, 300), st.sampled_from([1, 5, 30, 100, 10**6]),
        st.booleans(), st.sampled_from([b"", b"\x1b[?1049h", b"\x1b[?1049hwrapped above\x1b[2;9r",
-                                       b"\x1b[?1049hwrapped above\x1b[2;3r", b"\x1b[4h", b"\x1b[4hwrapped above\x1b[2;9r"]))
+                                       b"\x1b[?1049hwrapped above\x1b[2;3r", b"\x1b[4h",
+                                       b"\x1b[4hwrapped above\x1b[2;9r"]))
 def test_lines_through_small_screens_twins_agree_call_by_call(both, lines, columns, rows, step, cells, bottom,
                                                               start):
     # lines of narrow, wide and marked characters with SGR and tabs (put_lines takes some as a block, others
     # go row by row), from the bottom row or above it, under cell bounds that commit rows early: each call's
-    # output, the live screen after it and the counters; on the main screen or the alternate one (round 50),
-    # there with a region from row 2 (the row above it wrapped on a narrow screen)
+    # output, the live screen after it and the counters; on the main screen, the alternate one or in insert
+    # mode (round 50), with or without a region from row 2 (the row above it wrapped on a narrow screen)
     data = start + (b"\x1b[%d;1H" % rows if bottom else b"") + "\n".join(lines).encode() + b"\n"
     results = []
     for impl in both:
@@ -213,6 +214,22 @@ def test_the_fallback_takes_lines_with_combining_marks_as_a_block(both, monkeypa
     assert len(texts) == 3 and texts[-1] == "x"  # (the lines above the bottom row, then the write after the block)
 
 
+def twins_with_scrolls_counted(both, monkeypatch, data: bytes, columns: int):  # type: ignore[no-untyped-def]
+    """Each twin's output, live screen, final text and counters for ``data`` on six rows, and how many scrolls
+    of one row the fallback made (scroll_region_up): a block of lines through the bottom row makes none."""
+    from acp_transcript import _screen_py
+
+    scrolls: list[int] = []
+    scroll_region_up = _screen_py.ScreenSink.scroll_region_up
+    monkeypatch.setattr(_screen_py.ScreenSink, "scroll_region_up",
+                        lambda sink: scrolls.append(1) or scroll_region_up(sink))
+    results = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=columns, rows=6)
+        results.append((decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats))
+    return results, scrolls
+
+
 @pytest.mark.parametrize("region", [b"", b"\x1b[3;6r", b"\x1b[5;6r"])
 @pytest.mark.parametrize("text", [b"".join(b"line %d\n" % k for k in range(20)), b"abcdefghij" * 9 + b"z\n",
                                   ("\u4e2d\u6587ab\n" * 12 + "cafe\u0301\n" * 9).encode(), b"a\nb\n" * 2])
@@ -223,17 +240,8 @@ def test_lines_through_the_bottom_of_the_alternate_screen(both, monkeypatch, reg
     scroll's move_lines unwraps it. A region of two rows still goes a scroll at a time: each scroll unwraps its
     top row, where a wrapped row that stays would otherwise keep its flag (the final screen, the stream ending
     on the alternate screen, shows it). The twins agree on the text, the screen and the counts."""
-    from acp_transcript import _screen_py
-
-    scrolls = []
-    scroll_region_up = _screen_py.ScreenSink.scroll_region_up
-    monkeypatch.setattr(_screen_py.ScreenSink, "scroll_region_up",
-                        lambda sink: scrolls.append(1) or scroll_region_up(sink))
     data = b"\x1b[?1049h\x1b[2;1Habove the region" + region + b"\x1b[6;1H" + text + b"end"
-    results = []
-    for impl in both:
-        decoder = impl.TranscriptDecoder(columns=10, rows=6)
-        results.append((decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats))
+    results, scrolls = twins_with_scrolls_counted(both, monkeypatch, data, 10)
     assert results[0] == results[1]
     assert results[0][3]["cells_overwritten"] >= text.count(b"\n") - 4  # (lines lost off the region's top)
     final = results[0][2]
@@ -252,17 +260,8 @@ def test_lines_in_insert_mode_from_the_empty_bottom_row(both, monkeypatch, line)
     inserts its cells there before it wraps, which leaves a written blank ("aaaa " on a row of five, the
     character on the next), so such a line goes row by row. The twins agree on the text, the screen and the
     counts."""
-    from acp_transcript import _screen_py
-
-    scrolls = []
-    scroll_region_up = _screen_py.ScreenSink.scroll_region_up
-    monkeypatch.setattr(_screen_py.ScreenSink, "scroll_region_up",
-                        lambda sink: scrolls.append(1) or scroll_region_up(sink))
     data = b"\x1b[4h\x1b[6;1H" + (line + "\n").encode() * 12 + b"end"
-    results = []
-    for impl in both:
-        decoder = impl.TranscriptDecoder(columns=5, rows=6)
-        results.append((decoder.decode(data), decoder.live, decoder.decode(b"", final=True), decoder.stats))
+    results, scrolls = twins_with_scrolls_counted(both, monkeypatch, data, 5)
     assert results[0] == results[1]
     straddles = line == "aaaa\u4e2d"
     assert ("aaaa \u4e2d\n" in results[0][0]) == straddles
