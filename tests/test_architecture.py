@@ -63,6 +63,10 @@ ONLY_PY = {
     # ...and one printable ASCII character at the cursor with put_text's and write_cells's work inline (a call and
     # its tests are most of what a typed character costs in Python; the core's put_char is a few instructions)
     ("ScreenSink", "put_typed"),
+    # lines committed one at a time are held and their text made at once when the decoder's call ends (a
+    # join and a few passes over each line were a fifth of its time in Python; round 51); the core writes a
+    # committed line's text into its output buffer as it goes
+    ("LineWindow", "flush"), ("RenderSink", "flush"), ("ScreenSink", "flush"),
     # the fallback's parser keeps what it reads of its sink (its frame rule, its kind of text run) beside it, set
     # again when the decoder swaps sinks; the core's reads them from its sink at each use
     ("Parser", "attach"),

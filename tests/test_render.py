@@ -223,3 +223,49 @@ def test_final_readies_a_new_stream(impl):
     decoder = impl.TranscriptDecoder()
     assert decoder.decode(b"a\x1b[?1049hb", final=True) == "a\nb"
     assert decoder.decode(b"c", final=True) == "c"
+
+
+# Lines that a full window commits one at a time (a line feed that is not part of a text run: after a tab, a
+# BS, an ESC 7) are held by the fallback and their text made together (LineWindow.flush; round 51). Each
+# call still returns exactly the lines it committed, whatever the other window or the overlay is doing, and
+# what is held stays within _HELD_LINES lines and _HELD_CELLS cells (a call's memory is its output's).
+HELD_STREAMS = [
+    b"".join(b"%d\t\x08\n" % i for i in range(700)),  # past _HELD_LINES in one call
+    b"".join(b"%d\t\x1b7\n" % i for i in range(300)) + b"\x1b[?1049hon the alternate screen\n\t\x08\n"
+    + b"".join(b"%d\t\x08\n" % i for i in range(300)) + b"\x1b[?1049lback\t\x08\n",
+    b"".join(b"%d\t\x08\n" % i for i in range(300)) + b"\x1b7\x1b[24;1Hstatus\x1b8" + b"x\t\x08\n" * 5,
+    b"".join(b"%d\t\x08\n" % i for i in range(300)) + b"\x1b[2J" + b"y\t\x08\n" * 300 + b"\x1bc" + b"z\t\x08\n" * 3,
+    b"".join(b"%d\t\x08\n" % i for i in range(250)) + b"\x1b[Ktext run\nand more\n" + b"w\t\x08\n" * 3,
+]
+
+
+@pytest.mark.parametrize("stream", HELD_STREAMS)
+@pytest.mark.parametrize("cut", [1, 997, 4096, 1 << 20])
+def test_lines_committed_one_at_a_time_come_out_with_the_call_that_commits_them(both, stream, cut):
+    from helpers import calls
+
+    chunks = [stream[at : at + cut] for at in range(0, len(stream), cut)]
+    assert calls(both[0], chunks, {}) == calls(both[1], chunks, {})
+
+
+def test_lines_held_for_their_commit_stay_few(monkeypatch):
+    from acp_transcript import _decoder_py, _window_py
+
+    seen = []
+    flush = _window_py.LineWindow.flush
+
+    def counted(window):
+        seen.append((len(window.held), window.held_cells))
+        flush(window)
+
+    monkeypatch.setattr(_window_py.LineWindow, "flush", counted)
+    decoder = _decoder_py.TranscriptDecoder()
+    short = b"".join(b"%d\t\x08\n" % i for i in range(1000))
+    long = b"".join(b"%d%s\t\x08\n" % (i, b"x" * 3000) for i in range(300))
+    out = decoder.decode(short + long)
+    assert out.count("\n") == 1300 - 200 + 1  # (the window keeps live_lines, the cursor's empty line among them)
+    lines, cells = zip(*seen)
+    assert max(lines) == _window_py._HELD_LINES  # the short lines: flushed by their count...
+    assert max(cells) < _window_py._HELD_CELLS + 3010  # ...the long ones by their cells
+    assert any(_window_py._HELD_CELLS <= c and n < 30 for n, c in seen)
+    assert all(not window.held for window in [decoder._render.window])  # the call ends with none held

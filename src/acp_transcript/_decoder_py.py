@@ -169,6 +169,7 @@ class TranscriptDecoder:
                     self._held = text[hold.start() :]
                     text = text[: hold.start()]
             return apply_policy(text, self._unicode, self._stats)
+        self._render.flush()  # type: ignore[union-attr]  # (what a window holds committed: LineWindow.flush)
         out = "".join(self._out)
         self._out.clear()
         return apply_policy(out, self._unicode, self._stats)

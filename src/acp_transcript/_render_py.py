@@ -211,11 +211,20 @@ class RenderSink:
             self.window = self.main_window
             self.main_window = None
 
+    def flush(self) -> None:
+        """Emit what the windows hold committed (LineWindow.flush): the decoder's call ends here. Only the
+        main window commits lines (the alternate one drops them, an overlay is one line), wherever it is
+        kept while another is drawn on."""
+        for window in (self.window, self.main_window, self.overlay_origin):
+            if window is not None and window.held:
+                window.flush()
+
     def finish(self) -> None:
         """final=True (SPEC 2.3 rev 2): the window is committed; a stream that ends on the alternate screen
         commits the main window as ED does and then the alternate one (a program killed there leaves its
         last screen and the shell's messages where a terminal shows them); an overlay line still being drawn
         is committed as a line of its own after the window."""
+        self.flush()
         overlay = ""
         if self.overlay_origin is not None:
             overlay = line_text(self.window.lines[0])

@@ -1078,6 +1078,9 @@ class ScreenSink:
         self.cx = min(self.cx, self.columns - 1)
         self.cy = min(self.cy, self.height - 1)
 
+    def flush(self) -> None:
+        """Nothing is held: rows are emitted as they go to the history (RenderSink.flush's counterpart)."""
+
     def finish(self) -> None:
         """final=True: the final screen is committed (after the main one when the stream ends on the
         alternate screen, as SPEC 2.3 rev 2), and the sink is as new."""

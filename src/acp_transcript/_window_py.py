@@ -188,6 +188,12 @@ def splice(line: str, start: int, stop: int, mid: str, cut: int = HUGE) -> str:
     return "%.*s%s%s" % (start, line, mid, line[stop:size])
 
 
+# The most lines, and cells, commit_top holds before they are emitted (LineWindow.flush): a batch's text is a
+# few C-level passes whatever its size, and its memory a few pages.
+_HELD_LINES = 256
+_HELD_CELLS = 1 << 16
+
+
 class LineWindow:
     """Live lines, the cursor in them (``row``, ``col``), their cell count, how many lines have left the top
     (saved cursors keep absolute line numbers) and the saved cursor. ``emit`` takes committed text; the
@@ -211,6 +217,10 @@ class LineWindow:
         self.cells = 0  # sum of the line lengths
         self.committed = 0  # lines gone from the top
         self.saved: tuple[int, int] | None = None
+        # Lines committed one at a time (a line feed after a control, as each line of "\t\b\n" is): held here,
+        # their text made and emitted together by flush (see commit_top)
+        self.held: list[str] = []
+        self.held_cells = 0
 
     def like(self, *, discard: bool) -> LineWindow:
         """A new, empty window with the same limits and outputs."""
@@ -252,6 +262,24 @@ class LineWindow:
             self.commit_top(count)
 
     def commit_top(self, count: int) -> None:
+        if count == 1 and not self.discard:
+            # One line, as a full window commits at each line feed that is not part of a text run (after a tab,
+            # a BS, an ESC 7): held for flush, which makes the text of many at once. Its commit alone was a
+            # join, three scans and, with a tab in it, _intact_text's eight passes: a fifth of such a line's
+            # time (round 51). Held lines are few and small: at most _HELD_LINES or _HELD_CELLS, past which
+            # they are flushed, so a call's memory stays its output's.
+            line = self.lines[0]
+            self.held.append(line)
+            self.held_cells += len(line)
+            if len(self.held) >= _HELD_LINES or self.held_cells >= _HELD_CELLS:
+                self.flush()
+            del self.lines[0]
+            self.row -= 1
+            self.cells -= len(line)
+            self.committed += 1
+            return
+        if self.held:  # (in order)
+            self.flush()
         top = self.lines[:count]
         if self.discard:  # lines pushed out of the alternate window's top are discarded, not committed
             self.stats["alt_screen_dropped"] += sum(map(written, top))
@@ -268,6 +296,20 @@ class LineWindow:
         self.cells -= cells
         self.committed += count
 
+    def flush(self) -> None:
+        """Emit the lines commit_top holds, as one commit of them would. The decoder's call ends with it
+        (RenderSink.flush), and every other commit of the window comes after it."""
+        top = self.held
+        if not top:
+            return
+        self.held = []
+        self.held_cells = 0
+        top.append("")  # (the last line's newline)
+        text = "\n".join(top)
+        if BLANK in text or TAB in text or FILL in text:
+            text = (BLANK not in text and _intact_text(text)) or "\n".join([line_text(line) for line in top])
+        self.emit(text)
+
     def window_text(self, final: bool) -> str:
         """The lines as committed text. ED drops a last line with no text and ends every line with a newline;
         at the end of the stream the last line simply has no newline after it, so plain text comes back
@@ -282,6 +324,7 @@ class LineWindow:
     def commit_window(self, final: bool) -> None:
         """ED 2 / RIS (``final=False``) or the end of the stream: commit every line (a discarding window,
         before its end, drops them) and leave the cursor on a new empty line."""
+        self.flush()
         if self.discard and not final:
             self.stats["alt_screen_dropped"] += self.written()
             text = ""
