@@ -807,7 +807,8 @@ class ScreenSink:
         elif byte == HT:  # tmux: the next multiple of 8, never past the last column; pending wrap stays
             sx = self.columns
             if self.cx < sx - 1:
-                self.cx = min((self.cx // 8 + 1) * 8, sx - 1)
+                stop = (self.cx // 8 + 1) * 8
+                self.cx = stop if stop < sx - 1 else sx - 1
         elif byte == BS:
             if self.lag and self.cx == 0 and self.cy > 0:  # (it reads the row above the cursor's)
                 if self.cy == self.lag_row == self.rlower:  # after lagged line feeds: the newest row held aside
@@ -2360,24 +2361,28 @@ class ScreenSink:
 
     # ------------------------------------------------------------------ the cursor
 
+    # (The cursor moves clamp with conditional expressions, not min(): a builtin call was a twentieth of a
+    # cursor move's instructions; round 51.)
+
     def cursormove(self, px: int, py: int, origin: bool) -> None:
         if origin and py != -1 and self.origin:
             py = self.rlower if py > self.rlower - self.rupper else py + self.rupper
         if px != -1:
-            self.cx = min(px, self.columns - 1)
+            self.cx = px if px < self.columns else self.columns - 1
         if py != -1:
-            self.cy = min(py, self.height - 1)
+            self.cy = py if py < self.height else self.height - 1
 
     def cursorup(self, n: int) -> None:
         cy = self.cy
-        n = min(n, cy if cy < self.rupper else cy - self.rupper)
+        room = cy if cy < self.rupper else cy - self.rupper
         if self.cx == self.columns:
             self.cx -= 1
-        self.cy = cy - n
+        self.cy = cy - (n if n < room else room)
 
     def cursordown(self, n: int) -> None:
         cy = self.cy
-        n = min(n, self.height - 1 - cy if cy > self.rlower else self.rlower - cy)
+        room = self.height - 1 - cy if cy > self.rlower else self.rlower - cy
+        n = n if n < room else room
         if self.cx == self.columns:
             self.cx -= 1
         elif n == 0:
@@ -2387,13 +2392,15 @@ class ScreenSink:
     def cursorright(self, n: int) -> None:
         # tmux computes the room as an unsigned number, so from the pending wrap nothing is clamped here;
         # setting the cursor then puts a column past the margin on the last one
-        if self.cx < self.columns:
-            n = min(n, self.columns - 1 - self.cx)
-        cx = self.cx + n
+        cx = self.cx
+        if cx < self.columns and n > self.columns - 1 - cx:
+            n = self.columns - 1 - cx
+        cx += n
         self.cx = cx if cx <= self.columns else self.columns - 1
 
     def cursorleft(self, n: int) -> None:
-        self.cx -= min(n, self.cx)
+        cx = self.cx
+        self.cx = cx - n if n < cx else 0
 
     def backspace(self) -> None:
         if self.cx == 0:
