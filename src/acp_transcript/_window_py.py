@@ -520,7 +520,9 @@ class LineWindow:
         # SPEC 2.3 rev 2: bounded by max_line_cells only (it moves at most 8 cells), never by max_jump, so
         # that plain text with tabs comes back unchanged whatever the options.
         col = self.col
-        target = min((col // 8 + 1) * 8, max(col, self.max_line_cells))
+        target = (col // 8 + 1) * 8  # (min() and max() written out: builtin calls)
+        if target > self.max_line_cells:
+            target = col if col > self.max_line_cells else self.max_line_cells
         if self.keep_tabs and target > col:
             line = self.lines[self.row]
             size = len(line)
@@ -536,7 +538,8 @@ class LineWindow:
                 return
             self.cells += len(line) - size
             self.col = target
-            self.enforce_limits()
+            if self.cells > self.max_live_cells:
+                self.enforce_limits()  # (a tab adds no line: only the cell limit can commit)
             return
         self.col = target
 
@@ -612,10 +615,11 @@ class LineWindow:
         self.col = self.forward_target(target) if target > self.col else target
 
     def move_up(self, count: int) -> None:  # 8.3.22 CUU, RI: clamped to the window, never scrolls
-        self.row = max(self.row - count, 0)
+        self.row = self.row - count if count < self.row else 0
 
     def move_down(self, count: int) -> None:  # 8.3.19 CUD: never creates lines
-        self.row = min(self.row + count, len(self.lines) - 1)
+        row = self.row + count
+        self.row = row if row < len(self.lines) else len(self.lines) - 1
 
     def fresh_line(self) -> None:
         """CUP, HVP and VPA name a screen row, but the window height is unknown: start a fresh line (the
