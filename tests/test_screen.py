@@ -296,7 +296,7 @@ def test_the_fallback_writes_marked_text_longer_than_its_row_a_row_at_a_time(bot
 
 
 @pytest.mark.parametrize("text", ["e\u0301" * 8, "\u4e2d\u6587x", "ab cd", " \u0301 x", "\u0915\u093f\u0930\u094d",
-                                  "xyz"])
+                                  "xyz", "\u00e9\u2500 \u00e9\u00e9\u202e", "  \u00e9\u2500\u00e9x"])
 @pytest.mark.parametrize("column", range(1, 13))
 def test_text_with_auto_wrap_off_before_the_last_column(both, text, column):
     """(round 49) With auto-wrap off the fallback writes text that ends before the last column at once, as
@@ -304,7 +304,9 @@ def test_text_with_auto_wrap_off_before_the_last_column(both, text, column):
     text ending at the last column or past it, where the cursor sticks and a mark joins the cell before it, and
     text with a space, go a character at a time. The twins agree at every column, over blank cells, over a
     row of characters, and over wide characters, and when the text is written over (which counts the cells
-    that hold a character: a space written on a blank cell would be one)."""
+    that hold a character: a space written on a blank cell would be one). (Round 51) One-cell text that is not
+    ASCII, from the last column on, goes as ASCII does there (put_stuck): only its first and last characters
+    are written."""
     for row in ("", "0123456789ab", "\u4e2d" * 6):
         data = (f"\x1b[?7l{row}\x1b[1;{column}H{text}|{text}\x1b[1;1H{'z' * 11}\r\n{row}\x1b[2;{column}H{text}"
                 f"\x1b[?1049h{row}\x1b[1;{column}H{text}\x1b[?1049l").encode()
