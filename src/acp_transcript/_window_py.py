@@ -343,6 +343,9 @@ class LineWindow:
         if "\n" not in text:
             self.write(text)
             return
+        if text == "\n":  # (a line feed between controls: what the steps below come to)
+            self.newline()
+            return
         pieces = text.split("\n")
         at_end = self.row == len(self.lines) - 1 and self.col == len(self.lines[-1])
         if at_end and self.append_lines(pieces, 0, len(text)):  # (the end of the last line, as plain text)
@@ -493,6 +496,10 @@ class LineWindow:
             self.write_tabbed(text)
             return
         pieces = text.split("\n")
+        if len(pieces) == 2 and not pieces[1]:  # (a line that ends with a tab: the loop below, without it)
+            self.write_tabbed(pieces[0])
+            self.newline()
+            return
         lines = self.lines
         if self.keep_tabs and self.row == len(lines) - 1 and self.col == len(lines[-1]):
             first = pieces[0]  # (from the cursor's column; the lines after it from column 0)
