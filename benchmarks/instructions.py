@@ -162,6 +162,17 @@ EVENTS = {  # name: (options, set-up, block)
     "unsized: a tab then CR": ({}, "", "\t\r"),
     "unsized: x, a tab, CR": ({}, "", "x\t\r"),
     "unsized: x then BS": ({}, "", "x\b"),
+    # (round 51) lines a full window commits one at a time, a lone LF, controls' clamps, stuck text, short trims
+    "unsized: a tab, BS, LF": ({}, "", "\t\b\n"),
+    "unsized: e-acute, a tab, LF": ({}, "", "\u00e9\t\n"),
+    "unsized: a tab, IND, LF": ({}, "", "\t\x1bD\n"),
+    "unsized: CUU alone": ({}, "", "\x1b[A"),
+    "unsized: x then CUB": ({}, "", "x\x1b[D"),
+    "80x24: x then CUP 1;1": (_SCREEN, "", "x\x1b[H"),
+    "80x24 with auto-wrap off: e-acute": (_SCREEN, "\x1b[?7l", "\u00e9"),
+    "80x24 in insert mode: x, ICH, CR": (_SCREEN, "\x1b[4h", "x\x1b[@\r"),
+    "80x24 in insert mode: e and a combining acute, ICH, CR": (_SCREEN, "\x1b[4h", "e\u0301\x1b[@\r"),
+    "80x24 in insert mode: a CJK character then BS": (_SCREEN, "\x1b[4h", "\u4e2d\b"),
 }
 
 
