@@ -336,8 +336,9 @@ class Parser:
                     elif byte == HT and hasattr(self.sink, "print_tabbed"):
                         pos = self.tabbed_run(data, pos)
                         continue
-                    else:
-                        self.execute(byte)
+                    else:  # BS, HT, VT, FF or CR (the rest start a run): execute's two lines, without its call
+                        self.last = self.rep_char = ""
+                        self.sink.execute(byte)
                         if byte == CR and self.frame_limit is not None:
                             pos += 1
                             # (no frame before an escape sequence, as in the erase idiom CR CSI K, nor at the end of
