@@ -248,7 +248,7 @@ class Parser:
             self.text(data, 0, end_of_data, True)
             return
         # Escape sequences are counted here and added to the stats once (a dict item incremented per sequence
-        # was 6% of a cursor move's instructions; round 51).
+        # was 4% of a cursor move's instructions; round 51).
         removed = 0
         try:
             while pos < end_of_data:
