@@ -268,4 +268,4 @@ def test_lines_held_for_their_commit_stay_few(monkeypatch):
     assert max(lines) == _window_py._HELD_LINES  # the short lines: flushed by their count...
     assert max(cells) < _window_py._HELD_CELLS + 3010  # ...the long ones by their cells
     assert any(_window_py._HELD_CELLS <= c and n < 30 for n, c in seen)
-    assert all(not window.held for window in [decoder._render.window])  # the call ends with none held
+    assert not decoder._render.window.held  # the call ends with none held

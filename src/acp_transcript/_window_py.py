@@ -188,6 +188,17 @@ def splice(line: str, start: int, stop: int, mid: str, cut: int = HUGE) -> str:
     return "%.*s%s%s" % (start, line, mid, line[stop:size])
 
 
+def _committed_text(lines: list[str]) -> tuple[str, int]:
+    """The text of committed window lines, each with its newline, and their cells (LineWindow.commit_top and
+    flush). ``lines`` gets the last newline's empty string appended (no copy of the text to add it)."""
+    lines.append("")
+    text = "\n".join(lines)  # lines of text only (most): one C-level join, and three memchr scans
+    cells = len(text) - len(lines) + 1  # a line's length is its cells (not a sum over 50 lines a chunk)
+    if BLANK in text or TAB in text or FILL in text:
+        text = (BLANK not in text and _intact_text(text)) or "\n".join([line_text(line) for line in lines])
+    return text, cells
+
+
 # The most lines, and cells, commit_top holds before they are emitted (LineWindow.flush): a batch's text is a
 # few C-level passes whatever its size, and its memory a few pages.
 _HELD_LINES = 256
@@ -285,11 +296,7 @@ class LineWindow:
             self.stats["alt_screen_dropped"] += sum(map(written, top))
             cells = sum(map(len, top))
         else:
-            top.append("")  # (the last line's newline, without a copy of the text to add it)
-            text = "\n".join(top)  # lines of text only (most): one C-level join, and three memchr scans
-            cells = len(text) - count  # a line's length is its cells (not a sum over 50 lines a chunk)
-            if BLANK in text or TAB in text or FILL in text:
-                text = (BLANK not in text and _intact_text(text)) or "\n".join([line_text(line) for line in top])
+            text, cells = _committed_text(top)
             self.emit(text)
         del self.lines[:count]
         self.row -= count
@@ -304,11 +311,7 @@ class LineWindow:
             return
         self.held = []
         self.held_cells = 0
-        top.append("")  # (the last line's newline)
-        text = "\n".join(top)
-        if BLANK in text or TAB in text or FILL in text:
-            text = (BLANK not in text and _intact_text(text)) or "\n".join([line_text(line) for line in top])
-        self.emit(text)
+        self.emit(_committed_text(top)[0])
 
     def window_text(self, final: bool) -> str:
         """The lines as committed text. ED drops a last line with no text and ends every line with a newline;
