@@ -2046,6 +2046,9 @@ screen_moves = st.one_of(
     st.tuples(st.just("rotate"), st.integers(0, 40), st.integers(0, 40), st.integers(-40, 40)),
     st.tuples(st.just("rotate all"), st.integers(-40, 40)),  # (SU, SD, ED 2 of the whole screen)
     st.tuples(st.just("write"), st.integers(0, 40)),
+    # (move_row: a scroll of one row; its two ends, the top row leaving for a row at the bottom and the
+    # bottom one for a row at the top, are the line feed's and RI's, drawn as often as any other pair)
+    st.tuples(st.just("move"), st.sampled_from(["top", "bottom", "any"]), st.integers(0, 40), st.integers(0, 40)),
 )
 
 
@@ -2073,6 +2076,12 @@ def test_the_fallback_screens_rows_keep_their_order_over_its_spare_entries(move_
             for _ in range(b - a):  # (put_lines puts as many rows back at the bottom)
                 screen.insert_row(screen.row_count())
                 model.append(("", None, 0, 0, 0))
+        elif kind == "move":
+            gone, new = {"top": (0, height - 1), "bottom": (height - 1, 0)}.get(move[1], move[2:])
+            gone, new = gone % height, new % height
+            screen.move_row(gone, new)
+            del model[gone]
+            model.insert(new, ("", None, 0, 0, 0))
         elif kind == "rotate":
             a, b = sorted((move[1] % (height + 1), move[2] % (height + 1)))
             d = move[3] % (b - a) if b - a > 1 else 0
