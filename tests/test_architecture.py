@@ -37,9 +37,9 @@ ONLY_PY = {
     ("Parser", "text"), ("Parser", "drop_controls"), ("Parser", "decode_utf8"), ("Parser", "clean_decoded"),
     ("RenderSink", "csi_finals"), ("StripSink", "csi_finals"), ("RecordingSink", "csi_finals"),
     ("ScreenSink", "print"), ("ScreenSink", "csi_finals"), ("ScreenSink", "put_text"),
-    # a frame the parser may skip counts its one-cell characters (a pattern the parser reads; the core's is a
-    # flag of Sink the decoder sets, as tabbed_runs)
-    ("ScreenSink", "narrow_frames"),
+    # a frame the parser may skip counts its cells by its characters' widths (patterns the parser reads; the
+    # core's is a flag of Sink the decoder sets, as tabbed_runs)
+    ("ScreenSink", "cell_frames"),
     # a block of plain lines scrolled through the bottom row with list slicing, and text of one- and two-cell
     # characters written a row at a time (text_cells, put_wrapped), since per-row and per-run Python work is
     # what the fallback's sized rendering spends its time on; the core's runs stop at LF, and a row costs it
@@ -146,7 +146,7 @@ ONLY_C = {
     # the sinks of the fallback are structural (a Protocol): its parser asks the sink for frame_limit with
     # getattr, and only the render sink has one; the core's base Sink answers 0 for the others
     ("Sink", "frame_limit"),
-    # ...and, where it counts narrow frames (a sized screen's), for frame_clean: the core's base answers yes
+    # ...and, where it counts frames by cells (a sized screen's), for frame_clean: the core's base answers yes
     ("Sink", "frame_clean"),
     ("RenderSink", "__dealloc__"), ("LineWindow", "__dealloc__"), ("Parser", "__dealloc__"),
     ("StripSink", "__dealloc__"), ("TranscriptDecoder", "__dealloc__"),

@@ -133,8 +133,9 @@ def test_long_frames(both):
             agree(both, frames + b"\n", {}, sizes=(None, 4093))
 
 
-# A sized screen (round 44) skips frames of one-cell characters that the next frame covers, while auto-wrap
-# is on, insert mode off, no ZWJ pending, and over cells without padding (_screen_py.ScreenSink.frame_limit):
+# A sized screen (round 44) skips frames of one-cell characters (since round 52: and two-cell ones) that the
+# next frame covers, while auto-wrap is on, insert mode off, no ZWJ pending, and over cells without padding
+# but a wide character's own (_screen_py.ScreenSink.frame_limit):
 # nothing changes, the counters included. agree's one-byte chunks draw every frame.
 SCREEN = {"columns": 10, "rows": 3}
 
@@ -145,10 +146,18 @@ SCREEN = {"columns": 10, "rows": 3}
     (b"\x1b[?7l\r  \r  x", "  x", 0),  # auto-wrap off: a space over a blank cell writes nothing (put_char)
     ("a\u200d\rb\rcd".encode(), "cd", 1),  # a pending ZWJ takes the first frame's character, dropped at column 0
     ("\u4e2d\u6587\rab\rabc".encode(), "abc", 4),  # frames cut wide characters: blanked either way
-    # frames of one-cell characters past ASCII are skipped too (a progress bar's blocks); one with a wide
-    # character or a mark is not: its code points are not its cells, so a next frame as long would not cover it
+    # frames of one-cell characters past ASCII are skipped too (a progress bar's blocks), and since round 52
+    # frames with wide characters, counted by their cells (a wide character overwritten counts once); one
+    # with a mark is not skipped: a character of no cell ends what the fold counts
     ("\r\u2588 1%\r\u2588\u2588 2%\r\u2588\u2588\u2588 3%".encode(), "\u2588\u2588\u2588 3%", 9),
-    ("\r\u4e2d\u4e2d\rab".encode(), "ab\u4e2d", 1),
+    ("\r\u4e2d\u4e2d\rab".encode(), "ab\u4e2d", 1),  # two characters do not cover four cells
+    ("\r\u4e2d\r\u4e2d\u6587\r\u4e2d\u6587x".encode(), "\u4e2d\u6587x", 3),
+    ("\ra\u4e2d\r\u4e2db\r\u4e2dbc".encode(), "\u4e2dbc", 4),  # wide characters at other columns
+    # a frame that shrinks is drawn, and the frame after it, scanned then, is skipped by what that scan found
+    ("\r\u4e2d\u4e2d\u4e2d\r\u4e2d\r\u4e2d\u6587\u5b57".encode(), "\u4e2d\u6587\u5b57", 4),
+    # over wide characters: their padding is clean, where a frame ends in one's padding it is not
+    ("\u4e2d\u6587\u4e2d\u6587\r\u4e2d\r\u4e2d\u6587\rxy\u6587".encode(), "xy\u6587\u4e2d\u6587", 5),
+    ("a\u4e2d\rxy\rzw\rzwv".encode(), "zwv", 6),  # (the cell after xy is padding: drawn)
     ("\re\u0301\rab".encode(), "ab", 1),
     # not over stray padding (DCH of a wide character's left half leaves its padding): the frame cleared it,
     # tmux's collected path; put_char of the next frame's characters past ASCII does not clear it after a
@@ -162,6 +171,30 @@ def test_frames_on_a_screen(both, data, expected, overwritten):
     agree(both, data, SCREEN, sizes=(None,))
     out, stats = run(both[0], [data], SCREEN)
     assert (out[0] + out[2], stats["cells_overwritten"]) == (expected, overwritten)
+
+
+def test_the_fallback_draws_only_the_frame_that_covers_the_others(monkeypatch):
+    # What the fold saves cannot change any output (the tests above), so here the fallback's screen is
+    # watched: of a chunk of frames, each covered by the next, only the last is drawn, for frames of one- and
+    # two-cell characters over a row that holds wide characters already (their padding is clean).
+    from acp_transcript import _decoder_py, _screen_py
+
+    drawn: list[str] = []
+    original = _screen_py.ScreenSink.print
+
+    def watched(self, text):
+        drawn.append(text)
+        original(self, text)
+
+    monkeypatch.setattr(_screen_py.ScreenSink, "print", watched)
+    frames = ["\u4e0b\u8f7d %d%% %s" % (k, "\u2588" * (k // 2) + "\u4e2d" * k) for k in range(12)]
+    decoder = _decoder_py.TranscriptDecoder(**SCREEN | {"columns": 40})
+    decoder.decode(("\r" + frames[0]).encode())
+    assert drawn == [frames[0]]
+    drawn.clear()
+    decoder.decode("".join("\r" + frame for frame in frames[1:]).encode() + b"\r")
+    assert drawn == [frames[-1]]
+    assert decoder.live == frames[-1]
 
 
 SCREEN_PIECES = ["ab", "abc", "wxyz", " ", "  ", "x y", "\u4e2d", "\u4e2d\u6587", "e\u0301", "\u2588", "\u00e9\u00e9",

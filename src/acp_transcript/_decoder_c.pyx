@@ -240,7 +240,7 @@ cdef class TranscriptDecoder:
             return self.render_sink
         screen = ScreenSink()
         screen.stats = &self.stats[0]
-        screen.narrow_frames = True
+        screen.cell_frames = True
         screen.out = &self.out
         screen.drop_alt = options.alt_screen == "drop"
         screen.max_live_cells = options.max_live_cells

@@ -36,8 +36,8 @@ cdef class Sink:
 
     cdef int64_t *stats
     cdef bint tabbed_runs  # the parser hands it tabbed runs (print_tabbed): a sink that writes them at once
-    cdef bint narrow_frames  # fold_frames counts a frame's one-cell characters only (a sized screen, where
-    # a code point may be two cells or none)
+    cdef bint cell_frames  # fold_frames counts a frame's cells by their characters' widths, one or two (a
+    # sized screen, where a code point may be two cells or none: a mark ends the frame)
 
     cdef int reset(self) except -1 nogil:
         return 0
@@ -88,8 +88,9 @@ cdef class Sink:
         return 0
 
     cdef bint frame_clean(self, Py_ssize_t cells) noexcept nogil:
-        """Whether the parser may skip frames covered by one of ``cells`` characters (narrow_frames: a sized
-        screen's cursor row holds no padding in those cells nor the one after them)."""
+        """Whether the parser may skip frames covered by one of ``cells`` cells (cell_frames: a sized screen's
+        cursor row holds no padding but a wide character's own in those cells, and none in the one after
+        them)."""
         return True
 
     cdef int esc_dispatch(self, uint8_t final) except -1 nogil:
@@ -347,7 +348,7 @@ cdef extern from *:
         return i;
     }
     /* The code point of the valid three-byte UTF-8 character at p (n bytes readable), 0 when there is none
-       (Parser.fold_frames on a sized screen, which counts a frame's characters of one cell). */
+       (Parser.fold_frames on a sized screen, which counts a frame's cells by their characters' widths). */
     static inline uint32_t acp_utf8_3_at(const uint8_t *p, Py_ssize_t n) {
         uint32_t w;
         if (n >= 4)
@@ -393,11 +394,14 @@ cdef inline Py_ssize_t frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n
     return i
 
 
-cdef inline Py_ssize_t narrow_frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n,
-                                        Py_ssize_t *cells) noexcept nogil:
-    """frame_end for a sized screen's frames (Sink.narrow_frames): characters of one cell only (char_width),
-    where a wide character is two and a mark none."""
-    cdef Py_ssize_t count = 0, m
+cdef inline Py_ssize_t cell_frame_end(const uint8_t *data, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *cells,
+                                      Py_ssize_t *chars) noexcept nogil:
+    """frame_end for a sized screen's frames (Sink.cell_frames): characters of one or two cells (char_width),
+    counted in ``cells`` by their widths and in ``chars`` one each; a mark (no cell) ends the frame, as a
+    character whose cells are not its own would not be covered cell for cell by the next frame's. Round 44
+    took one-cell characters only; a spinner or progress bar in CJK text was then drawn frame by frame
+    (round 52)."""
+    cdef Py_ssize_t count = 0, wide = 0, m
     cdef uint8_t byte
     cdef uint32_t cp
     while i < n:
@@ -417,11 +421,14 @@ cdef inline Py_ssize_t narrow_frame_end(const uint8_t *data, Py_ssize_t i, Py_ss
             m = 2
         else:
             break
-        if cp == 0 or char_width(cp) != 1:
-            break
+        if cp == 0 or char_width(cp) != 1:  # (the test before wide characters were counted, for the rest)
+            if cp == 0 or char_width(cp) == 0:
+                break
+            wide += 1
         count += 1
         i += m
-    cells[0] = count
+    cells[0] = count + wide
+    chars[0] = count
     return i
 
 
@@ -447,7 +454,7 @@ cdef class Parser:
     # The frame fold_frames scanned after the frame it could not skip (in this feed's data; NULL: none), and
     # where it ends and its cells: the next CR's fold starts there, so each frame is scanned once.
     cdef const uint8_t *frame_at
-    cdef Py_ssize_t frame_stop, frame_cells
+    cdef Py_ssize_t frame_stop, frame_cells, frame_chars
     cdef Py_ssize_t ascii_cap
     cdef bint second_given  # the second parameter had a digit (csi_dispatch: DECSTBM)
     # The output's cell count (the decoder's out.len), which feed compares with its stop_cells before each
@@ -995,41 +1002,48 @@ cdef class Parser:
         starts with at least as many plain cells: those overwrite every cell it wrote, from column 0, in the
         same line, so the line, the cursor and the window's limits end as they would have (a line's cells
         and the window's count only grow from one frame to the next, and its limits commit greedily from
-        the top). What it overwrote the next frame overwrites too and counts; the skipped cells themselves
-        are counted here, as the next frame's write would have. Returns where decoding goes on: the start of
+        the top). What it overwrote the next frame overwrites too and counts; the skipped frame's characters
+        themselves are counted here, as the next frame's write would have (a wide one once: a write counts
+        the cell that holds a character, not its padding). Returns where decoding goes on: the start of
         the first frame not skipped, right after a CR, so the state is again the one after a CR. Only within
         ``data``: a frame that the chunk cuts is decoded, so any chunking gives the same result."""
-        cdef Py_ssize_t limit = self.sink.frame_limit(), cells, next_cells, end, next_end, start, skipped = 0
-        cdef bint narrow = self.sink.narrow_frames
-        cdef Py_ssize_t clean = -1  # (narrow: the cells frame_clean said yes to; the row does not change here)
+        cdef Py_ssize_t limit = self.sink.frame_limit(), cells, chars, next_cells, next_chars, end, next_end, start
+        cdef Py_ssize_t skipped = 0
+        cdef bint sized = self.sink.cell_frames
+        cdef Py_ssize_t clean = -1  # (sized: the cells frame_clean said yes to; the row does not change here)
         if limit == 0:
             return pos
         if data + pos == self.frame_at:
             end = self.frame_stop
             cells = self.frame_cells
-        elif narrow:
-            end = narrow_frame_end(data, pos, n, &cells)
+            chars = self.frame_chars
+        elif sized:
+            end = cell_frame_end(data, pos, n, &cells, &chars)
         else:
             end = frame_end(data, pos, n, &cells)
+            chars = cells
         while end < n and data[end] == CR and cells <= limit:
             start = end + 1
-            if narrow:
-                next_end = narrow_frame_end(data, start, n, &next_cells)
+            if sized:
+                next_end = cell_frame_end(data, start, n, &next_cells, &next_chars)
             else:
                 next_end = frame_end(data, start, n, &next_cells)
-            # (a sized screen: only over cells that hold no padding, up to the one after the next frame's;
-            # Sink.frame_clean, asked again only for a longer frame)
-            if next_cells < cells or (narrow and next_cells > clean and not self.sink.frame_clean(next_cells)):
+                next_chars = next_cells
+            # (a sized screen: only over cells that hold no padding but a wide character's own, and none in the
+            # one after the next frame's; Sink.frame_clean, asked again only for a longer frame)
+            if next_cells < cells or (sized and next_cells > clean and not self.sink.frame_clean(next_cells)):
                 self.frame_at = data + start  # (frames that shrink: each is scanned once, not twice)
                 self.frame_stop = next_end
                 self.frame_cells = next_cells
+                self.frame_chars = next_chars
                 break
-            if narrow and next_cells > clean:
+            if sized and next_cells > clean:
                 clean = next_cells
-            skipped += cells
+            skipped += chars  # (the characters its write would have overwritten: a wide one is one, not two)
             pos = start
             end = next_end
             cells = next_cells
+            chars = next_chars
         self.stats[S_OVERWRITTEN] += skipped
         if cells and cells == end - pos and end < n and (data[end] == CR or data[end] == LF):
             # The frame that is drawn is printable ASCII (as many cells as bytes) and a CR or LF ends it: print

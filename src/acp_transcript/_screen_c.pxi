@@ -1311,21 +1311,30 @@ cdef class ScreenSink(Sink):
         return 0
 
     cdef Py_ssize_t frame_limit(self) noexcept nogil:
-        """_screen_py.ScreenSink.frame_limit: the parser may skip a frame of one-cell characters after a CR
-        that the next frame covers, while auto-wrap is on and insert mode off, with no ZWJ pending."""
+        """_screen_py.ScreenSink.frame_limit: the parser may skip a frame of one- and two-cell characters
+        after a CR that the next frame covers, while auto-wrap is on and insert mode off, with no ZWJ
+        pending."""
         return self.columns if self.wrap and not self.insert and not self.zwj else 0
 
     cdef bint frame_clean(self, Py_ssize_t cells) noexcept nogil:
-        """_screen_py.ScreenSink.frame_clean: no padding in cells [0, cells] of the cursor's row (a chunked
-        row: not looked at, no). O(cells): what the parser scanned of the frame."""
+        """_screen_py.ScreenSink.frame_clean: in cells [0, cells) of the cursor's row no padding but right
+        after a wide character, and none in cell ``cells`` (a chunked row: not looked at, no; padding after a
+        marked cell: no, without a look at the mark's character). O(cells): what the parser scanned of the
+        frame."""
         cdef Row *row = row_at(&self.screen, self.cursor_row())
-        cdef Py_ssize_t x, stop = cells + 1 if cells < row.line.len else row.line.len
+        cdef Py_ssize_t x = 0, stop = cells + 1 if cells < row.line.len else row.line.len
+        cdef uint32_t before
         if row.line.chunked != NULL:
             return False
-        for x in range(stop):
-            if row.line.cells[x] == PAD:
+        while True:  # (a scan for padding as before wide characters were taken: a frame of ASCII costs no more)
+            while x < stop and row.line.cells[x] != PAD:
+                x += 1
+            if x == stop:
+                return True
+            before = row.line.cells[x - 1] if x else BLANK
+            if x == cells or before & MARKED or not is_wide(before):
                 return False
-        return True
+            x += 1
 
     cdef int print_ascii_line(self, const uint8_t *text, Py_ssize_t n) except -1 nogil:
         """Sink.print_ascii_line with direct calls (this class is final): the base's two calls through the

@@ -101,6 +101,9 @@ _NARROW_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}{_WIDE_BMP}\\U00010000-
 # Text of one- and two-cell characters (text_cells; fullmatch): printable BMP, not zero-width.
 _CELL_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]+")
 _WIDE_BMP_CHAR = re.compile(f"[{_WIDE_BMP}]")
+# A frame's text that the parser may skip (ScreenSink.cell_frames; match: from its start): _CELL_TEXT's
+# characters, or none.
+_FRAME_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]*")
 # Padding that does not follow its wide character (a cell of one character): what put_char would clear
 # around when writing over it (_clean_prefix). Padding first, then the cell before it: the astral ranges make
 # the class slow, so it is tried only at padding (a lookbehind first tried it at every cell: 35 us a search
@@ -514,7 +517,7 @@ class ScreenSink:
     the alternate screen is active)."""
 
     csi_finals = frozenset(b"@ABCDEFGHJKLMPSTXZ`bdfhlrsu")
-    narrow_frames = _NARROW_TEXT  # (a frame the parser may skip: characters of one cell; frame_limit)
+    cell_frames = (_NARROW_TEXT, _FRAME_TEXT, _WIDE_BMP_CHAR)  # (a frame the parser may skip, its cells: frame_limit)
 
     def __init__(self, stats: dict[str, int], emit: Callable[[str], None], options: Options) -> None:
         self.stats = stats
@@ -807,34 +810,42 @@ class ScreenSink:
             self.unwrap(self.rupper - 1)
 
     def frame_limit(self) -> int:
-        """The parser may skip a frame of one-cell characters after a CR that the next frame covers (its
-        first characters are at least as many one-cell ones; narrow_frames), as on the unsized window, while
-        auto-wrap is on, insert mode off and no ZWJ pending, and the frame is at most a row long (it does not
-        wrap). The frame is written over from column 0 on the same row by the next one, and with no padding
-        in the cells either writes, nor in the one after them (frame_clean), neither meets a wide character
-        or stray padding: every cell either writes is a plain write, whichever path takes it (tmux's
-        collected one for ASCII, put_char's for the rest), so
+        """The parser may skip a frame of one- and two-cell characters after a CR that the next frame covers
+        (its first characters of one or two cells are at least as many cells; cell_frames), as on the unsized
+        window, while auto-wrap is on, insert mode off and no ZWJ pending, and the frame is at most a row long
+        (it does not wrap). The frame is written over from column 0 on the same row by the next one, and with
+        no padding in the cells either writes but a wide character's own, and none in the one after them
+        (frame_clean), neither meets stray padding, nor a wide character that either write cuts in half at
+        its end: every character either writes is a plain write of its cells, whichever path takes it (tmux's
+        collected one for ASCII, put_char's for the rest; _clean_span), and a wide one the frame leaves is
+        inside the next frame's cells, which write over both its halves, so
         - the cells end as the next frame leaves them, the row's length and used count as its write leaves
           them;
-        - what the frame overwrote the next frame overwrites and counts; the frame's own cells, each holding
-          a character (a space too: auto-wrap is on), are counted as skipped (Parser.fold_frames), as the
-          next frame's write would have counted them;
-        - the live cells only grow from it to the next, and max_live_cells commits rows greedily from the
-          top, so the same rows are committed (the core's fold_frames, the same rule).
+        - what the frame overwrote the next frame overwrites and counts; the frame's own characters, each in
+          a cell of its own (a space too: auto-wrap is on; a wide one in its first cell, its padding holding
+          none), are counted as skipped (Parser.fold_frames), as the next frame's write would have counted
+          them;
+        - the live cells never grow past what the next frame's write leaves (the frame's write may trim
+          the row, where it blanks a wide character's padding at the row's end), and max_live_cells commits
+          rows greedily from the top, so the same rows are committed (the core's fold_frames, the same
+          rule).
         Padding would make the paths differ: put_char over padding blanks the cell before it, whatever it
         holds, and tmux's collected path clears padding after its text where put_char may not (round 44: the
         first version of this, without frame_clean, was wrong for a frame past ASCII over stray padding; the
-        fuzz target found it). Insert mode would move cells instead; with auto-wrap off a space over a blank
+        fuzz target found it); round 52 took wide characters, whose padding is clean. Insert mode would move
+        cells instead; with auto-wrap off a space over a blank
         cell writes nothing (put_char), which the count above would miss; a pending ZWJ would join the
         frame's first character instead of the next frame's."""
         return self.columns if self.wrap and not self.insert and not self.zwj else 0
 
     def frame_clean(self, cells: int) -> bool:
-        """Whether cells [0, cells] of the cursor's row hold no padding (frame_limit). O(cells): what the
-        parser scanned of the frame. Not while a region's lag has left the cursor's row elsewhere."""
+        """Whether cells [0, cells) of the cursor's row hold no padding but right after a wide character, and
+        cell ``cells`` none (frame_limit; _clean_span). O(cells): what the parser scanned of the frame. Not
+        while a region's lag has left the cursor's row elsewhere."""
         if self.lag and self.cy != self.lag_row:
             return False
-        return self.screen.rows[self.screen.base + self.cy].find(PAD, 0, cells + 1) < 0
+        row = self.screen.rows[self.screen.base + self.cy]
+        return row.find(PAD, 0, cells + 1) < 0 or _clean_span(row, 0, cells) >= 0
 
     def execute(self, byte: int) -> None:
         if byte == CR:
