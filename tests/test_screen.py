@@ -961,7 +961,8 @@ def test_a_narrow_character_typed_in_insert_mode_is_ich_then_the_character(both,
 
 
 # (round 49) A wide character typed in insert mode, between controls, is one splice of its row in the fallback
-# (insert_char) where it fits before the margin, not over padding; put_char's insert and write otherwise. Not
+# (insert_char) where it fits before the margin (since round 52 over padding too: a wide character then BS,
+# typed on, the padding the insert moves past it cleared); put_char's insert and write otherwise. Not
 # compared with ICH 2 written out, as the narrow ones are above: with auto-wrap off tmux drops a wide character
 # that does not fit before its insert, which ICH would do.
 @settings(max_examples=examples(200))
@@ -974,6 +975,8 @@ def test_a_narrow_character_typed_in_insert_mode_is_ich_then_the_character(both,
        st.sampled_from([1 << 20, 40, 25, 6]), st.sampled_from([512, 2, 3]), st.integers(0, 3))
 @example((b"", 8, 2), [("\u4e2d" * 4 + "\x1b[4D", "\u6587"), ("\x1b[999C\x1b[4D", "\u4e2d")], 1 << 20, 512, 1)
 @example((b"", 8, 2), [("\x1b[?7l0123456\x1b[999C\x1b[D", "\u4e2d"), ("\x1b[Da", "\u4e2d")], 1 << 20, 512, 0)  # (stuck)
+@example((b"", 9, 2), [("", "\u4e2d"), ("\b", "\u4e2d"), ("\b", "\u4e2d\u0301"), ("\b", "\U0001f600"), ("\b", "\u4e2d"),
+                       ("\x1b[3G", "\u4e2d"), ("\b", "\u4e2d")], 1 << 20, 512, 0)  # (over padding, the row filling)
 def test_wide_characters_typed_in_insert_mode(both, case, pieces, max_live_cells, cells, narrower):
     data, columns, rows = case
     stream = data + b"\x1b[4h" + "".join(before + char for before, char in pieces).encode()
