@@ -1216,7 +1216,10 @@ class ScreenSink:
             cell = row[cx]
             if cell == PAD or (cx + 1 < size and row[cx + 1] == PAD):
                 return False
-            if not marks and screen.marks is not None and screen.marks[entry] is not None:
+            # (the write below leaves a cell's code as it was, where write_cells clears it: only _mark_cell's
+            # code for marks on the cell written replaces it. Marks joining the cell before a stuck cursor
+            # left an accent of the cell written over on the new character; round 52)
+            if (not marks or moved == cx) and screen.marks is not None and screen.marks[entry] is not None:
                 return False
             if cell != BLANK:
                 self.stats["cells_overwritten"] += 1
