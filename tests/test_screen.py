@@ -751,6 +751,23 @@ def test_a_character_and_its_marks_typed_between_controls(both, mode, columns):
             assert results[0] == results[1], (row, column)
 
 
+@pytest.mark.parametrize("max_live_cells", [1 << 20, 4, 5, 9])
+@pytest.mark.parametrize("row", ["", "abcd", "ab\u6587", "\u4e2d\u6587", "a\u0301bcd", "abcd\u0301", "\u4e2d\u6587\u0301",
+                                 "ab\x1b[5Gx"])
+def test_marks_typed_at_a_stuck_cursor_join_the_cell_before_it(both, row, max_live_cells):
+    """(round 52) With auto-wrap off at the last column, the marks typed with a character join the cell left
+    of the cursor (combine): written with the character where that cell is blank, the first marks of a
+    character there, or combine's walk past a wide character's padding and its measure of the cell (five
+    groups of four marks pass MAX_CELL_BYTES), or combine's join to marks the cell has. Rows above hold cells,
+    so that a write past the row's end commits rows (max_live_cells; never the cursor's). The twins agree
+    call by call."""
+    typed = [("e" + "\u0301\u0302\u0303\u0304"[:k] + "\x08\x1b[C").encode() for k in (1, 4, 4, 4, 4, 2, 1)]
+    start = f"12345\r\n\x1b[?7l{row}\x1b[2;5H".encode()
+    results = [calls(impl, [start, *typed], {"columns": 5, "rows": 3, "max_live_cells": max_live_cells})
+               for impl in both]
+    assert results[0] == results[1]
+
+
 def test_a_rows_codes_reach_its_last_mark_not_its_end(both):
     # the fallback's codes for a row's marks end at its last marked cell: writes, erases and moves past it
     # leave them as they are (a 65,535-column row with a mark at its start: short splices, round 31); the
