@@ -173,6 +173,18 @@ EVENTS = {  # name: (options, set-up, block)
     "80x24 in insert mode: x, ICH, CR": (_SCREEN, "\x1b[4h", "x\x1b[@\r"),
     "80x24 in insert mode: e and a combining acute, ICH, CR": (_SCREEN, "\x1b[4h", "e\u0301\x1b[@\r"),
     "80x24 in insert mode: a CJK character then BS": (_SCREEN, "\x1b[4h", "\u4e2d\b"),
+    # (round 52) a tall screen's scroll at either end, frames of wide characters, a wide character over
+    # padding in insert mode, marks at a stuck cursor, a zero-width character at column 0
+    "80x1000: x then IND": ({"columns": 80, "rows": 1000}, "", "x\x1bD"),
+    "80x1000: x then RI": ({"columns": 80, "rows": 1000}, "", "x\x1bM"),
+    "80x24: CJK text and a count, then CR": (_SCREEN, "", "\u4e2d\u6587 50%\r"),
+    "80x24: e-acute, a block and a count, then CR": (_SCREEN, "", "ab\u00e9\u2588 5%\r"),
+    "80x24 in insert mode: an emoji then BS": (_SCREEN, "\x1b[4h", "\U0001f600\b"),
+    "80x24 with auto-wrap off: e and a combining acute, then DL": (_SCREEN, "\x1b[?7l", "e\u0301\x1b[M"),
+    "80x24 with auto-wrap off: e and a combining acute, then RI": (_SCREEN, "\x1b[?7l", "e\u0301\x1bM"),
+    "1000x24 with auto-wrap off: e and a combining acute, then DL": ({"columns": 1000, "rows": 24}, "\x1b[?7l",
+                                                                     "e\u0301\x1b[M"),
+    "80x24: U+202E then CR": (_SCREEN, "", "\u202e\r"),
 }
 
 

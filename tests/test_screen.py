@@ -211,7 +211,9 @@ def test_the_fallback_takes_lines_with_combining_marks_as_a_block(both, monkeypa
     assert results[0][0].startswith("cafe\u0301 \u0915\u093e\u0930 \u4e2d\u0301 0\ncafe\u0301")
     assert results[0][1] == ("x  e\u0301 \u0915\u093e\u0930 \u4e2d\u0301 98\n"
                              "cafe\u0301 \u0915\u093e\u0930 \u4e2d\u0301 99")
-    assert len(texts) == 3 and texts[-1] == "x"  # (the lines above the bottom row, then the write after the block)
+    # (the lines above the bottom row, twice; the x after the block, typed over a cell without marks of a row
+    # with some, is put_typed's write since round 52)
+    assert len(texts) == 2 and all(text.startswith("cafe\u0301") for text in texts)
 
 
 def twins_with_scrolls_counted(both, monkeypatch, data: bytes, columns: int):  # type: ignore[no-untyped-def]

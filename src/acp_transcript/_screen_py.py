@@ -1215,16 +1215,6 @@ class ScreenSink:
                 for mark in marks:  # (...and combine writes a space on the cell left of the cursor, for the mark)
                     self.combine(mark)
                 return True
-        # (stuck: the marks join the cell left of the cursor, as combine joins each; when that cell is blank, a
-        # space is written there first, which joins the character's own write here, and when it holds a
-        # character of a row without marks, the marks are its first. About a third of e and a combining acute
-        # then DL at 80x24 was combine's calls; round 52. print hands this at most _MARKS_UNMEASURED marks,
-        # which combine takes unmeasured too. Padding there, or marks on the row: combine, below.)
-        left = ""
-        if marks and moved == cx:
-            left = row[cx - 1] if cx <= size else BLANK
-            if left == PAD or (left != BLANK and screen.marks is not None and screen.marks[entry] is not None):
-                left = ""
         if cx < size:
             cell = row[cx]
             if cell == PAD or (cx + 1 < size and row[cx + 1] == PAD):
@@ -1232,17 +1222,28 @@ class ScreenSink:
             # (the write below leaves a cell's code as it was, where write_cells clears it: only _mark_cell's
             # code for marks on the cell written replaces it. Marks joining the cell before a stuck cursor
             # left an accent of the cell written over on the new character; round 52)
-            if (not marks or moved == cx) and screen.marks is not None and screen.marks[entry] is not None:
-                return False
+            if screen.marks is not None and (not marks or moved == cx):
+                row_marks = screen.marks[entry]
+                if row_marks is not None and cx < len(row_marks[0]) and row_marks[0][cx] != NO_MARK:
+                    return False
             if cell != BLANK:
                 self.stats["cells_overwritten"] += 1
-            row = set_cells(row, cx - 1, cx + 1, " " + char) if left == BLANK else set_cells(row, cx, cx + 1, char)
+            row = set_cells(row, cx, cx + 1, char)
         else:
-            if left == BLANK:  # (one write, the same cells: the rows enforce_limits commits are not the cursor's)
-                row = row + BLANK * (cx - 1 - size) + " " + char if cx > size else row[:-1] + " " + char
-            else:
-                row = row + BLANK * (cx - size) + char if cx > size else row + char
+            row = row + BLANK * (cx - size) + char if cx > size else row + char
             screen.cells += cx + 1 - size
+        if marks and moved == cx:
+            # (stuck: the marks join the cell left of the cursor, as combine joins each. When that cell is blank,
+            # combine writes a space there first: here, in the row just written; when it holds a character of a
+            # row without marks, the marks are its first. About a third of e and a combining acute then DL at
+            # 80x24 was combine's calls; round 52. print hands this at most _MARKS_UNMEASURED marks, which
+            # combine takes unmeasured too. Padding there, or marks on the row: combine, below. The rows
+            # enforce_limits commits are never the cursor's, so the space may go before it.)
+            left = row[cx - 1]
+            if left == BLANK:
+                row = row[: cx - 1] + " " + row[cx:]
+            elif left == PAD or (screen.marks is not None and screen.marks[entry] is not None):
+                left = ""
         screen.rows[entry] = row
         if marks and moved != cx:
             _mark_cell(screen, entry, cx, marks)
@@ -1252,11 +1253,12 @@ class ScreenSink:
         if screen.cells > self.max_live_cells:
             self.enforce_limits()
         self.cx = moved
-        if left:
-            _mark_cell(screen, entry, cx - 1, marks)
-        elif marks and moved == cx:  # (the cursor stuck at the last column: they join the cell before it)
-            for mark in marks:
-                self.combine(mark)
+        if marks and moved == cx:  # (the cursor stuck at the last column: they join the cell before it)
+            if left:
+                _mark_cell(screen, entry, cx - 1, marks)
+            else:
+                for mark in marks:
+                    self.combine(mark)
         return True
 
     def put_text(self, text: str) -> None:
