@@ -187,7 +187,8 @@ def test_the_fallback_draws_only_the_frame_that_covers_the_others(monkeypatch):
         original(self, text)
 
     monkeypatch.setattr(_screen_py.ScreenSink, "print", watched)
-    frames = ["\u4e0b\u8f7d %d%% %s" % (k, "\u2588" * (k // 2) + "\u4e2d" * k) for k in range(12)]
+    # (U+1100, the first wide character, first: the edge of the fallback's test for one)
+    frames = ["\u1100\u4e0b\u8f7d %d%% %s" % (k, "\u2588" * (k // 2) + "\u4e2d" * k) for k in range(12)]
     decoder = _decoder_py.TranscriptDecoder(**SCREEN | {"columns": 40})
     decoder.decode(("\r" + frames[0]).encode())
     assert drawn == [frames[0]]

@@ -517,7 +517,8 @@ class ScreenSink:
     the alternate screen is active)."""
 
     csi_finals = frozenset(b"@ABCDEFGHJKLMPSTXZ`bdfhlrsu")
-    cell_frames = (_NARROW_TEXT, _FRAME_TEXT, _WIDE_BMP_CHAR)  # (a frame the parser may skip, its cells: frame_limit)
+    # (a frame the parser may skip, and its cells: frame_limit)
+    cell_frames = (_NARROW_TEXT, _FRAME_TEXT, _WIDE_BMP_CHAR, chr(WIDE[0]))
 
     def __init__(self, stats: dict[str, int], emit: Callable[[str], None], options: Options) -> None:
         self.stats = stats
