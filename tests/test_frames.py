@@ -158,6 +158,10 @@ SCREEN = {"columns": 10, "rows": 3}
     # over wide characters: their padding is clean, where a frame ends in one's padding it is not
     ("\u4e2d\u6587\u4e2d\u6587\r\u4e2d\r\u4e2d\u6587\rxy\u6587".encode(), "xy\u6587\u4e2d\u6587", 5),
     ("a\u4e2d\rxy\rzw\rzwv".encode(), "zwv", 6),  # (the cell after xy is padding: drawn)
+    # (stray padding: two in a row, DCH of the second of two wide characters; at column 0, DCH of the first)
+    ("\u4e2d\u4e2d\x1b[1;3H\x1b[P\rabcd\rabcde".encode(), "abcde", 6),
+    ("\u4e2d\u4e2d\x1b[1;3H\x1b[P\r\u00e9\u00e9\r\u00e9\u00e9\u00e9".encode(), "\u00e9\u00e9\u00e9", 4),
+    ("\u4e2d\x1b[1;1H\x1b[P\rab\rabc".encode(), "abc", 3),
     ("\re\u0301\rab".encode(), "ab", 1),
     # not over stray padding (DCH of a wide character's left half leaves its padding): the frame cleared it,
     # tmux's collected path; put_char of the next frame's characters past ASCII does not clear it after a

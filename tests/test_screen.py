@@ -754,8 +754,8 @@ def test_a_character_and_its_marks_typed_between_controls(both, mode, columns):
 
 
 @pytest.mark.parametrize("max_live_cells", [1 << 20, 4, 5, 9])
-@pytest.mark.parametrize("row", ["", "abcd", "ab\u6587", "\u4e2d\u6587", "a\u0301bcd", "abcd\u0301", "\u4e2d\u6587\u0301",
-                                 "ab\x1b[5Gx"])
+@pytest.mark.parametrize("row", ["", "abcd", "ab\u6587", "\u4e2d\u6587", "a\u0301bcd", "abcd\u0301",
+                                 "\u4e2d\u6587\u0301", "ab\x1b[5Gx"])
 def test_marks_typed_at_a_stuck_cursor_join_the_cell_before_it(both, row, max_live_cells):
     """(round 52) With auto-wrap off at the last column, the marks typed with a character join the cell left
     of the cursor (combine): written with the character where that cell is blank, the first marks of a

@@ -1374,12 +1374,13 @@ class ScreenSink:
         (its insert leaves its cells blank): the insert and the write as one splice of the row, and of its
         marks' codes if it has any (the new cells have none). A wide one over padding (typed after a wide
         character and BS) moves that padding past its cells, where put_char's overwrite clears it: the
-        splice blanks it (through put_char, 72,474 instructions at 80x24, 0.44-0.76 MB/s; round 52). Through put_char, a character typed in insert mode was two rebuilds of the row and
-        some twenty calls: about 10 us (0.17-0.37 MB/s for ``x`` then CR; benchmarks/README.md, round 43; on a
-        row with marks until round 45, 0.32-0.49 for ``e`` and a combining mark then CR; a wide one until
-        round 49, 0.58 for a CJK character then CR). The core's twin, why the two steps are one edit, is
-        put_char's for every such character (round 45: there the move, the look for padding and the write
-        each found the row's chunk again)."""
+        splice blanks it (through put_char, 72,579 instructions an iteration at 80x24, 0.44-0.76 MB/s; round
+        52). Through put_char, a character typed in insert mode was two rebuilds of the row and some twenty
+        calls: about 10 us (0.17-0.37 MB/s for ``x`` then CR; benchmarks/README.md, round 43; on a row with
+        marks until round 45, 0.32-0.49 for ``e`` and a combining mark then CR; a wide one until round 49,
+        0.58 for a CJK character then CR). The core's twin, why the two steps are one edit, is put_char's for
+        every such character (round 45: there the move, the look for padding and the write each found the
+        row's chunk again)."""
         screen = self.screen
         cx, sx = self.cx, self.columns
         entry = screen.base + self.cy
