@@ -149,22 +149,23 @@ def _frame_end(data: bytes | bytearray, pos: int) -> int:
     return found.end() if found else pos
 
 
-def _frame_cells(text: str, cell_frames: _CellFrames | None) -> tuple[int, bool]:
+def _frame_cells(text: str, cell_frames: _CellFrames | None) -> tuple[int, int]:
     """A frame's cells as Parser.fold_frames counts them: each character one (an unsized window's), or with
     ``cell_frames`` (a sized screen's) the cells of its characters from its start up to one of no cell; and
-    whether they are the whole frame. Text of one-cell characters is one match, as before wide
-    characters were counted (round 52: a findall on every frame past ASCII cost a progress bar of blocks 15%),
-    and so is a frame whose first other character comes before the first wide one (a mark: e and a combining
-    acute then CR paid two more calls, 9%)."""
+    when they are the whole frame its characters (what the next frame's write counts as overwritten: a wide
+    character once), else -1. Text of one-cell characters is one match, as before wide characters were
+    counted (round 52: a findall on every frame past ASCII cost a progress bar of blocks 15%), and so is a
+    frame whose first other character comes before the first wide one (a mark: e and a combining acute then
+    CR paid two more calls, 9%)."""
     if cell_frames is None:
-        return len(text), True
+        return len(text), len(text)
     count = cell_frames[0].match(text).end()  # type: ignore[union-attr]  # (matches "")
     if count == len(text):
-        return count, True
+        return count, count
     if text[count] < cell_frames[3]:  # (below the first wide character: a mark or a control ends it)
-        return count, False
+        return count, -1
     chars = cell_frames[1].match(text, count).end()  # type: ignore[union-attr]
-    return chars + len(cell_frames[2].findall(text, count, chars)), chars == len(text)
+    return chars + len(cell_frames[2].findall(text, count, chars)), chars if chars == len(text) else -1
 
 
 def _param_value(digits: bytes) -> int:
@@ -618,15 +619,13 @@ class Parser:
         end = _frame_end(data, pos)
         if end >= len(data) or data[end] != CR:  # (no CR after it: nothing to skip, nothing to decode here)
             return pos
-        text = data[pos:end].decode()
-        cells, whole = _frame_cells(text, sized)
+        cells, chars = _frame_cells(data[pos:end].decode(), sized)
         skipped = 0
         clean = -1  # (sized: the cells frame_clean said yes to; the row does not change here)
-        while whole and end < len(data) and data[end] == CR and cells <= limit:
+        while chars >= 0 and end < len(data) and data[end] == CR and cells <= limit:
             start = end + 1
             end = _frame_end(data, start)
-            next_text = data[start:end].decode()
-            next_cells, whole = _frame_cells(next_text, sized)
+            next_cells, next_chars = _frame_cells(data[start:end].decode(), sized)
             if next_cells < cells:
                 break
             # (a sized screen: only over cells that hold no padding but a wide character's own, and none in the
@@ -635,10 +634,10 @@ class Parser:
                 if not self.sink.frame_clean(next_cells):  # type: ignore[attr-defined]
                     break
                 clean = next_cells
-            skipped += len(text)  # (a frame is skipped only whole: its characters are what the next write counts)
+            skipped += chars
             pos = start
             cells = next_cells
-            text = next_text
+            chars = next_chars
         self.stats["cells_overwritten"] += skipped
         return pos
 
