@@ -84,6 +84,7 @@ ONLY_PY = {
     # moves the core's window) over spare entries made as needed
     ("Screen", "remove_rows"), ("Screen", "row_count"), ("Screen", "empty_entries"), ("Screen", "delete_entries"),
     ("Screen", "entries"), ("Screen", "set_entries"), ("Screen", "rotate_ends"), ("Screen", "make_spare"),
+    ("Screen", "cut_spare"),
     # a scroll's row out and empty row in, in one call, as items of the five sequences (the core moves its
     # row order's entries with one memmove: screen_remove_row, screen_insert_row)
     ("Screen", "move_row"),

@@ -404,6 +404,7 @@ cdef inline Py_ssize_t cell_frame_end(const uint8_t *data, Py_ssize_t i, Py_ssiz
     cdef Py_ssize_t count = 0, wide = 0, m
     cdef uint8_t byte
     cdef uint32_t cp
+    cdef int width
     while i < n:
         byte = data[i]
         if byte < 0x80:
@@ -421,8 +422,11 @@ cdef inline Py_ssize_t cell_frame_end(const uint8_t *data, Py_ssize_t i, Py_ssiz
             m = 2
         else:
             break
-        if cp == 0 or char_width(cp) != 1:  # (the test before wide characters were counted, for the rest)
-            if cp == 0 or char_width(cp) == 0:
+        if cp == 0:
+            break
+        width = char_width(cp)
+        if width != 1:  # (one test for a one-cell character, as before wide ones were counted)
+            if width == 0:
                 break
             wide += 1
         count += 1

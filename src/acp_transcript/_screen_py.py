@@ -98,12 +98,12 @@ _WIDE_RUN = re.compile(f"[{_WIDE_BMP}]*")
 # Text of one-cell characters (the frames Parser.fold_frames may skip, which its byte pattern keeps to
 # printable BMP without C1): no zero-width or wide character.
 _NARROW_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}{_WIDE_BMP}\\U00010000-\\U0010ffff]*")
-# Text of one- and two-cell characters (text_cells; fullmatch): printable BMP, not zero-width.
-_CELL_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]+")
+# A character of one or two cells: printable BMP, not zero-width. Text of them (text_cells; fullmatch), and
+# a frame's text that the parser may skip (ScreenSink.cell_frames; match from its start: they, or none).
+_CELL_CHAR = f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]"
+_CELL_TEXT = re.compile(_CELL_CHAR + "+")
+_FRAME_TEXT = re.compile(_CELL_CHAR + "*")
 _WIDE_BMP_CHAR = re.compile(f"[{_WIDE_BMP}]")
-# A frame's text that the parser may skip (ScreenSink.cell_frames; match: from its start): _CELL_TEXT's
-# characters, or none.
-_FRAME_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]*")
 # Padding that does not follow its wide character (a cell of one character): what put_char would clear
 # around when writing over it (_clean_prefix). Padding first, then the cell before it: the astral ranges make
 # the class slow, so it is tried only at padding (a lookbehind first tried it at every cell: 35 us a search
@@ -275,10 +275,16 @@ class Screen:
         base += n
         count = len(self.rows) - base
         if base > count + _SPARE_ROWS:
-            cut = base - (count // 2 + _SPARE_ROWS)
-            self.delete_entries(slice(0, cut))
-            base -= cut
+            base = self.cut_spare(base, count)
         self.base = base
+
+    def cut_spare(self, base: int, count: int) -> int:
+        """The spare entries before row 0 (``base`` of them, over ``count`` rows) cut back to half the rows
+        and _SPARE_ROWS, once they outnumber the rows by more than _SPARE_ROWS: an O(rows) memmove once per
+        rows/2 rows that left the top. Returns the new base."""
+        cut = base - (count // 2 + _SPARE_ROWS)
+        self.delete_entries(slice(0, cut))
+        return base - cut
 
     def insert_row(self, y: int) -> None:
         """An empty row at y; the rows from y move down. When few are above it against many below
@@ -330,9 +336,7 @@ class Screen:
             busy.append(0)
             base += 1
             if base > count + _SPARE_ROWS:
-                cut = base - (count // 2 + _SPARE_ROWS)
-                self.delete_entries(slice(0, cut))
-                base -= cut
+                base = self.cut_spare(base, count)
             self.base = base
             return
         if not new and gone == count - 1:
@@ -834,9 +838,8 @@ class ScreenSink:
         holds, and tmux's collected path clears padding after its text where put_char may not (round 44: the
         first version of this, without frame_clean, was wrong for a frame past ASCII over stray padding; the
         fuzz target found it); round 52 took wide characters, whose padding is clean. Insert mode would move
-        cells instead; with auto-wrap off a space over a blank
-        cell writes nothing (put_char), which the count above would miss; a pending ZWJ would join the
-        frame's first character instead of the next frame's."""
+        cells instead; with auto-wrap off a space over a blank cell writes nothing (put_char), which the count
+        above would miss; a pending ZWJ would join the frame's first character instead of the next frame's."""
         return self.columns if self.wrap and not self.insert and not self.zwj else 0
 
     def frame_clean(self, cells: int) -> bool:
