@@ -216,6 +216,23 @@ def test_a_character_far_past_a_line_erased_under_the_cursor_is_a_fill(both, era
     assert length == 63 * 1025 + 4 and count == 2  # a fill of blanks, then the three x and the y
 
 
+@pytest.mark.parametrize("erase", [b"\x1b[2K", b"\x1b[1K", b"\x1b[1;2K"])
+def test_a_tab_far_past_a_line_erased_under_the_cursor_counts_its_span(both, erase):
+    # A tab that pads a gap further than a move goes notes the gap blank, as a character does (round 53: tab
+    # then EL 1 walked out counted the gap a call); the tab's own span is written, and counted when erased.
+    compiled, fallback = both
+    # (then x, its row's text erased but x and the cursor kept far out by ESC 7 and ESC 8, a tab and erases)
+    data = [(b"\t" + erase) * 200, b"\x1b[2;1Hx" + b"y" * 99 + b"\x1b[100C\x1b7\r\x1b[C\x1b[99X\x1b8\t" + erase * 2]
+    options = {"max_jump": 100}
+    results = [run(module, data, options, live=True) for module in (compiled, fallback)]
+    assert results[0] == results[1]
+    decoder = fallback.TranscriptDecoder(**options)
+    decoder.decode(data[0])
+    assert decoder.stats["cells_overwritten"] == 200 * 8  # each erase took the last tab's span alone
+    decoder.decode(data[1])
+    assert decoder.stats["cells_overwritten"] == 200 * 8 + 99 + 1 + 8  # the y, then x and the span
+
+
 @pytest.mark.parametrize("alt", [b"", b"\x1b[?1049h"])
 def test_a_gap_of_more_than_a_chunk_in_a_line_of_wide_cells_is_a_fill(both, alt):
     # On the alternate screen, a line of four-byte cells (a wide character, a mark, a character the policy
