@@ -63,6 +63,9 @@ ONLY_PY = {
     # ...and one printable ASCII character at the cursor with put_text's and write_cells's work inline (a call and
     # its tests are most of what a typed character costs in Python; the core's put_char is a few instructions)
     ("ScreenSink", "put_typed"),
+    # ...and text with marks at a stuck cursor (auto-wrap off, the last column) as its characters' last one and
+    # its marks at once (two regex passes; round 53); the core writes each character and mark in C
+    ("ScreenSink", "put_stuck_marked"),
     # lines committed one at a time are held and their text made at once when the decoder's call ends (a
     # join and a few passes over each line were a fifth of its time in Python; round 51); the core writes a
     # committed line's text into its output buffer as it goes

@@ -1136,29 +1136,35 @@ STUCK_TEXT = [b"x" * 7, b"ab  cd  ef", b"   ", b"  q ", b"xyz" * 5 + b"   ", b"a
               "\r\u4e2d\x1b[40b".encode(), "\r\u4e2d\x1b[40b\x1b[3G\u0301".encode(),  # (REP over its own pairs)
               "\u4e2d".encode(), "\u00e9\u00e8\u00ea".encode(), "\u2588".encode(), b"\x1b[5b", b"\x1b[40b",
               b"\x1b[?7l", b"\x1b[?7l", b"\x1b[4h", b"\x1b[4l", b"\r", b"\x1b[999C", b"\x1b[2D"]
+# (round 53) marks among the characters (put_stuck_marked): marks first, runs of three-byte marks that leave
+# two bytes of a cell, where a two-byte one still fits, spaces with marks
+STUCK_TEXT += [text.encode() for text in ("e\u0301" * 12, "\u0301\u0302ab\u0301" * 3, " \u0301  " * 4,
+                                          "x" + "\u20d0\u0301" * 12 + "y", "\u0e31q\u0e31\u0e31" * 5,
+                                          "\u20d0" * 9 + "ab\u0301" * 8)]
 
 
 class _PutCharModel:
-    """The fallback's ScreenSink with put_stuck and auto-wrap-off fills (put_spaces, fill_run) done a
-    put_char a character."""
+    """The fallback's ScreenSink with put_stuck, put_stuck_marked and auto-wrap-off fills (put_spaces,
+    fill_run) done a put_char a character."""
 
     def __enter__(self) -> None:
         sink = _screen_py.ScreenSink
-        self.saved = sink.put_stuck, sink.fill_run, sink.put_spaces
+        self.saved = sink.put_stuck, sink.put_stuck_marked, sink.fill_run, sink.put_spaces
         fill_run = sink.fill_run
 
         def put_stuck(self, text, start, end):  # type: ignore[no-untyped-def]
             for char in text[start:end]:
-                self.put_char(char, 1)
+                self.put_char(char, _screen_py.char_width(char))
 
         def fill_run_wrapping(self, char, width, count):  # type: ignore[no-untyped-def]
             return fill_run(self, char, width, count) if self.wrap else count
 
-        sink.put_stuck, sink.fill_run, sink.put_spaces = put_stuck, fill_run_wrapping, lambda self, count: count
+        sink.put_stuck = sink.put_stuck_marked = put_stuck
+        sink.fill_run, sink.put_spaces = fill_run_wrapping, lambda self, count: count
 
     def __exit__(self, *exc: object) -> None:
         sink = _screen_py.ScreenSink
-        sink.put_stuck, sink.fill_run, sink.put_spaces = self.saved
+        sink.put_stuck, sink.put_stuck_marked, sink.fill_run, sink.put_spaces = self.saved
 
 
 @settings(max_examples=examples(300), deadline=None)
@@ -1168,6 +1174,8 @@ class _PutCharModel:
 @example([b"\rx\x1b[40b\r\x1b[3C\x1b[2X\r \x1b[40b"], 10, 2, 64, 2)  # (...over a chunked row with blanks)
 @example(["\r\u4e2d\x1b[40b".encode()] * 3, 10, 2, 64, 512)  # (REP of a wide character over its own pairs)
 @example([("\u4e2d" * 4 + "\x1b[7G\x1b[X\x1b[P\r\u4e2d\x1b[2b\x1b[8G|").encode()], 8, 2, 64, 512)  # (stray padding)
+# (c and nine acutes leave two of MAX_CELL_BYTES: the three-byte marks are dropped, the acute after them joins)
+@example([("abcdx" + "\u0301" * 9 + "\u20d0" * 3 + "\u0301\u20d0y").encode()], 4, 2, 64, 512)
 @given(st.lists(st.one_of(st.sampled_from(STUCK_TEXT), screen_ops), max_size=40),
        st.one_of(st.integers(1, 3), st.integers(1, 12)), st.integers(1, 4), st.integers(1, 64),
        st.sampled_from([512, 1, 2, 5]))
@@ -1194,6 +1202,17 @@ def test_auto_wrap_off_shortcuts_are_put_char(both, ops, columns, rows, size, ch
         results.append((calls, decoder.stats))
     assert results[1] == results[0]
     assert results[2] == results[0]
+
+
+@settings(max_examples=examples(200))
+@given(st.text(st.sampled_from("\u0301\u0302\u20d0\u0e31\U0001d167\U000e0100"), max_size=30), st.integers(-2, 24))
+def test_fitting_marks_are_the_marks_joined_one_at_a_time(marks, room):
+    # (round 53) combine's marks joined at once: each that fits in what is left of the cell, in order
+    kept = ""
+    for mark in marks:
+        if len(mark.encode()) <= room - len(kept.encode()):
+            kept += mark
+    assert _screen_py._fitting_marks(marks, room) == kept
 
 
 def test_auto_wrap_off_text_and_rep_at_the_last_column():
