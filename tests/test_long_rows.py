@@ -257,14 +257,16 @@ def test_the_fallbacks_counts_over_a_str_row_are_strs_own(text, data):
     stop = data.draw(st.just(len(text)) | st.integers(start, len(text)))
     # spans shorter than _COUNT_SPAN are counted, and these rows are mostly shorter: the probes too
     count_span = data.draw(st.sampled_from([_screen_py._COUNT_SPAN, 2, 256]))
-    if start < stop:
-        with mock.patch.object(_screen_py, "_COUNT_SPAN", count_span):
+    # (and _trailing_blanks strips rows' and spans' last _SHORT_TRIM cells first: the probes after a short tail)
+    short_trim = data.draw(st.sampled_from([_screen_py._SHORT_TRIM, 1, 8]))
+    with mock.patch.multiple(_screen_py, _COUNT_SPAN=count_span, _SHORT_TRIM=short_trim):
+        if start < stop:
             unwritten = _screen_py._unwritten(text, start, stop), _screen_py._unwritten(text, start, stop, False)
-        assert unwritten[0] == text.count(BLANK, start, stop) + text.count(PAD, start, stop)
-        if PAD not in text[start:stop]:  # (the caller found none: _clean_span)
-            assert unwritten[1] == text.count(BLANK, start, stop)
-        assert _screen_py._blank_run(text, start, stop) == len(text[start:stop]) - len(text[start:stop].lstrip(BLANK))
-        span = text[start:stop]
-        assert _screen_py._trailing_blanks(text, start=start, end=stop) == len(span) - len(span.rstrip(BLANK))
-    assert _screen_py._trailing_blanks(text) == len(text) - len(text.rstrip(BLANK))
-    assert _screen_py.trim_row(text) == text.rstrip(BLANK)
+            assert unwritten[0] == text.count(BLANK, start, stop) + text.count(PAD, start, stop)
+            if PAD not in text[start:stop]:  # (the caller found none: _clean_span)
+                assert unwritten[1] == text.count(BLANK, start, stop)
+            span = text[start:stop]
+            assert _screen_py._blank_run(text, start, stop) == len(span) - len(span.lstrip(BLANK))
+            assert _screen_py._trailing_blanks(text, start=start, end=stop) == len(span) - len(span.rstrip(BLANK))
+        assert _screen_py._trailing_blanks(text) == len(text) - len(text.rstrip(BLANK))
+        assert _screen_py.trim_row(text) == text.rstrip(BLANK)

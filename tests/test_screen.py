@@ -1466,6 +1466,8 @@ row_edits = st.one_of(
 @settings(max_examples=examples(300))
 # a DCH pulls text into the blanks EL 1 left; the next EL 1 must erase it
 @example([b"abcdefghij", b"\x1b[5G", b"\x1b[1K", b"\x1b[1G", b"\x1b[3P", b"\x1b[4G", b"\x1b[1K"], 12, 1)
+# ICH of every cell from the cursor moves none: nothing changes (round 53's first ICH shortcut counted the row used)
+@example([b"\x1b[2@", b"\x1b[2G", "\u4e2d".encode()], 2, 1)
 @given(st.lists(row_edits, max_size=40), st.integers(2, 24), st.integers(1, 3))
 def test_twins_agree_on_erases_within_a_row(both, edits, columns, rows):
     assert_twins_agree_on_screen(both, b"".join(edits), columns, rows)
