@@ -1463,6 +1463,17 @@ row_edits = st.one_of(
 )
 
 
+@pytest.mark.parametrize("row", [2, 3])
+def test_dl_of_one_row_unwraps_the_row_above_the_regions_last(both, row):
+    # tmux's DL clears lines with an unsigned count gone below zero: no row is emptied, but the row above the
+    # region's last is unwrapped when two or more rows moved (round 53 writes that clear out). The row wrapped
+    # into the row under the region (the region set after it) moves up to it from the region's last.
+    data = b"\x1b[4;1H0123456789abc\x1b[1;4r\x1b[%d;1H\x1b[M\x1b[9;1H" % row
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=10, rows=6)
+        assert decoder.decode(data, final=True) == "\n\n0123456789\n\nabc\n", impl.__name__
+
+
 @settings(max_examples=examples(300))
 # a DCH pulls text into the blanks EL 1 left; the next EL 1 must erase it
 @example([b"abcdefghij", b"\x1b[5G", b"\x1b[1K", b"\x1b[1G", b"\x1b[3P", b"\x1b[4G", b"\x1b[1K"], 12, 1)

@@ -2275,8 +2275,12 @@ class ScreenSink:
             kept = self.rlower + 1 - cy - n
             if n == 1:  # (move_lines(cy + 1, cy, kept))
                 self.scroll_region_down(cy)
-            else:
-                self.move_lines(self.rlower + 1 - kept, cy, kept)
+                # (then clear_lines(rlower, 1 - kept), inline: tmux's unsigned count gone below zero empties no
+                # row, but unwraps the row above the region's last; a tenth of x then IL at 1000x24, round 53)
+                if kept > 1 and self.hsize + self.rlower != 0:
+                    self.unwrap(self.rlower - 1)
+                return
+            self.move_lines(self.rlower + 1 - kept, cy, kept)
             self.clear_lines(cy + kept, n - kept)
 
     def deleteline(self, n: int) -> None:
@@ -2296,8 +2300,10 @@ class ScreenSink:
             kept = self.rlower + 1 - cy - n
             if n == 1:  # (move_lines(cy, cy + 1, kept))
                 self.scroll_rows_up(cy)
-            else:
-                self.move_lines(cy, cy + n, kept)
+                if kept > 1 and self.hsize + self.rlower != 0:  # (clear_lines(rlower, 1 - kept): as insertline)
+                    self.unwrap(self.rlower - 1)
+                return
+            self.move_lines(cy, cy + n, kept)
             self.clear_lines(cy + kept, n - kept)
 
     def scrollregion(self, top: int, bottom: int) -> None:
