@@ -185,6 +185,19 @@ EVENTS = {  # name: (options, set-up, block)
     "1000x24 with auto-wrap off: e and a combining acute, then DL": ({"columns": 1000, "rows": 24}, "\x1b[?7l",
                                                                      "e\u0301\x1b[M"),
     "80x24: U+202E then CR": (_SCREEN, "", "\u202e\r"),
+    # (round 53) a tab walked out by erases, text with marks at a stuck cursor, ICH and runs in insert mode at
+    # 1000 columns, IL and DL of one row
+    "unsized: a tab then EL 1": ({}, "", "\t\x1b[1K"),
+    "80x24 with auto-wrap off: e and a combining acute": (_SCREEN, "\x1b[?7l", "e\u0301"),
+    "1000x24 with auto-wrap off: e and a combining acute": ({"columns": 1000, "rows": 24}, "\x1b[?7l", "e\u0301"),
+    "80x24: ICH alone": (_SCREEN, "", "\x1b[@"),
+    "1000x24 in insert mode: x, ICH, CR": ({"columns": 1000, "rows": 24}, "\x1b[4h", "x\x1b[@\r"),
+    "1000x24 in insert mode: x, REP 79, CR": ({"columns": 1000, "rows": 24}, "\x1b[4h", "x\x1b[79b\r"),
+    "1000x24 in insert mode: a CJK character, REP 79, CR": ({"columns": 1000, "rows": 24}, "\x1b[4h",
+                                                           "\u4e2d\x1b[79b\r"),
+    "1000x24 in insert mode: x then CR": ({"columns": 1000, "rows": 24}, "\x1b[4h", "x\r"),
+    "1000x24: x then IL": ({"columns": 1000, "rows": 24}, "", "x\x1b[L"),
+    "1000x24: x then DL": ({"columns": 1000, "rows": 24}, "", "x\x1b[M"),
 }
 
 

@@ -1190,7 +1190,7 @@ class ScreenSink:
             pad = cx - len(row)
             if (self.max_live_cells - screen.cells - (pad if pad > 0 else 0)) // width == 0:
                 return False
-            self.insert_char(char, width)
+            self.insert_char(char, width, width)
             if marks:
                 _mark_cell(screen, screen.base + self.cy, cx, marks)
             return True
@@ -1385,11 +1385,11 @@ class ScreenSink:
             self.insert_run(text[start:stop], width)
             start = stop
 
-    def insert_char(self, char: str, width: int = 1) -> None:
+    def insert_char(self, char: str, width: int = 1, m: int = 1) -> None:
         """put_char of one character of ``width`` cells in insert mode where put_inserted would take a run
         (its insert leaves its cells blank): the insert and the write as one splice of the row, and of its
-        marks' codes if it has any (the new cells have none). ``char`` may be a run of such characters, of
-        cells up to the margin (insert_run). A wide one over padding (typed after a wide
+        marks' codes if it has any (the new cells have none). ``m``: its cells, or a run's: ``char`` may be
+        a run of such characters, of cells up to the margin (insert_run, which then places the cursor). A wide one over padding (typed after a wide
         character and BS) moves that padding past its cells, where put_char's overwrite clears it: the
         splice blanks it (through put_char, 72,579 instructions an iteration at 80x24, 0.44-0.76 MB/s; round
         52). Through put_char, a character typed in insert mode was two rebuilds of the row and some twenty
@@ -1405,11 +1405,12 @@ class ScreenSink:
         size = len(row)
         if width == 1:
             cells = char
-        elif len(char) == 1 or char.count(char[0]) == len(char):  # (one wide character, or REP of one: no join
-            cells = (char[0] + PAD) * len(char)  # of a new str a character)
+        elif m == 2:
+            cells = char + PAD
+        elif char.count(char[0]) == len(char):  # (REP of a wide character: no join of a new str a character)
+            cells = (char[0] + PAD) * len(char)
         else:
             cells = PAD.join(char) + PAD
-        m = len(cells)
         if cx >= size:  # nothing to move: the write pads up to the cursor
             new = row + BLANK * (cx - size) + cells
         elif size <= sx - m:
@@ -1441,7 +1442,7 @@ class ScreenSink:
         if screen.used[entry] < sx:  # (the insert's move reaches the margin: move_cells; a narrower resize
             screen.used[entry] = sx  # can leave a larger count)
         screen.busy[entry] = 1  # (Screen.touch, without the call)
-        self.cx = cx + m if m == 1 or cx + m < sx else self.cursor_after(cx + m)  # (one cell: put_inserted left room)
+        self.cx = cx + m
         if screen.cells > self.max_live_cells:
             self.enforce_limits()
 
@@ -1453,7 +1454,8 @@ class ScreenSink:
         the row with all their cells (an insert, a clear and a write through their general paths: x, REP 79
         and CR in insert mode at 1000 columns 90,833 instructions an iteration, 0.82 MB/s; round 53). When
         they reach the margin nothing moves, and the write counts what they write over, as the splice's cut."""
-        self.insert_char(text, width)
+        self.insert_char(text, width, len(text) * width)
+        self.cx = self.cursor_after(self.cx)  # (with auto-wrap off, a character at the last column keeps it there)
 
     def put_stuck(self, text: str, start: int, end: int) -> None:
         """Text of one-cell characters, text[start:end] (3 characters or more), with auto-wrap off, the cursor
