@@ -1386,18 +1386,18 @@ class ScreenSink:
             start = stop
 
     def insert_char(self, char: str, width: int = 1, m: int = 1) -> None:
-        """put_char of one character of ``width`` cells in insert mode where put_inserted would take a run
-        (its insert leaves its cells blank): the insert and the write as one splice of the row, and of its
-        marks' codes if it has any (the new cells have none). ``m``: its cells, or a run's: ``char`` may be
-        a run of such characters, of cells up to the margin (insert_run, which then places the cursor). A wide one over padding (typed after a wide
-        character and BS) moves that padding past its cells, where put_char's overwrite clears it: the
-        splice blanks it (through put_char, 72,579 instructions an iteration at 80x24, 0.44-0.76 MB/s; round
-        52). Through put_char, a character typed in insert mode was two rebuilds of the row and some twenty
-        calls: about 10 us (0.17-0.37 MB/s for ``x`` then CR; benchmarks/README.md, round 43; on a row with
-        marks until round 45, 0.32-0.49 for ``e`` and a combining mark then CR; a wide one until round 49,
-        0.58 for a CJK character then CR). The core's twin, why the two steps are one edit, is put_char's for
-        every such character (round 45: there the move, the look for padding and the write each found the
-        row's chunk again)."""
+        """put_char of one character of ``width`` cells in insert mode where put_inserted would take a run (its
+        insert leaves its cells blank): the insert and the write as one splice of the row, and of its marks'
+        codes if it has any (the new cells have none). ``m``: its cells, or a run's: ``char`` may be a run of
+        such characters, of cells up to the margin (insert_run, which then places the cursor). A wide one over
+        padding (typed after a wide character and BS) moves that padding past its cells, where put_char's
+        overwrite clears it: the splice blanks it (through put_char, 72,579 instructions an iteration at 80x24,
+        0.44-0.76 MB/s; round 52). Through put_char, a character typed in insert mode was two rebuilds of the
+        row and some twenty calls: about 10 us (0.17-0.37 MB/s for ``x`` then CR; benchmarks/README.md, round
+        43; on a row with marks until round 45, 0.32-0.49 for ``e`` and a combining mark then CR; a wide one
+        until round 49, 0.58 for a CJK character then CR). The core's twin, why the two steps are one edit, is
+        put_char's for every such character (round 45: there the move, the look for padding and the write each
+        found the row's chunk again)."""
         screen = self.screen
         cx, sx = self.cx, self.columns
         entry = screen.base + self.cy
@@ -2429,11 +2429,12 @@ class ScreenSink:
             if screen.cells > self.max_live_cells:
                 self.enforce_limits()
             return
-        if size <= sx and n < cut - cx and (screen.marks is None or screen.marks[entry] is None):
-            # Inside the row's text, more cells moved than inserted, no marks: move_cells' overlapping move
-            # right, which is n blanks spliced in at the cursor and the cells past the margin gone (counted),
-            # without its general path's tests (x, ICH and CR in insert mode at 1000 columns: 62,184
-            # instructions an iteration, 0.69-0.72 MB/s; round 53). insert_char's edit, with blanks.
+        if size <= sx and n < cut - cx:
+            # Inside the row's text, more cells moved than inserted: move_cells' overlapping move right, which
+            # is n blanks spliced in at the cursor and the cells past the margin gone (counted), and the same
+            # splice of the marks' codes, without its general path's tests (x, ICH and CR in insert mode at
+            # 1000 columns: 62,184 instructions an iteration, 0.69-0.72 MB/s; with e and a combining acute,
+            # 96,684 and 0.80; round 53). insert_char's edit, with blanks.
             if size > cut:
                 if n == 1:
                     self.stats["cells_overwritten"] += row[cut] != BLANK and row[cut] != PAD
@@ -2442,6 +2443,10 @@ class ScreenSink:
             new = splice(row, cx, cx, BLANK * n, cut)
             if new[-1] == BLANK:
                 new = trim_row(new)
+            marks = screen.marks[entry] if screen.marks is not None else None
+            if marks is not None and len(marks[0]) > cx:  # (codes that end before the cursor stay as they are)
+                codes = (marks[0][:cx] + NO_MARK * n + marks[0][cx:cut])[: len(new)]
+                screen.marks[entry] = (codes, marks[1])  # type: ignore[index]
             screen.rows[entry] = new
             screen.cells += len(new) - size
             if screen.used[entry] < sx:  # (move_cells' count: the move reaches the margin)
