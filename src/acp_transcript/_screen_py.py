@@ -116,7 +116,8 @@ _WIDE_SPLIT = re.compile(f"([{_WIDE_BMP}]+)")
 _MARKED_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f{_ZERO_BMP}\\U00010000-\\U0010ffff]"
                           f"[^\\x00-\\x1f\\x7f\\u200d\\U00010000-\\U0010ffff]*")
 _MARK_SPLIT = re.compile(f"([{_ZERO_BMP}]+)")
-# Text of one-cell and zero-width characters, no ZWJ (put_stuck_marked), and its two parts
+# Text of one-cell and zero-width characters, no ZWJ (put_stuck_marked); its leading marks, and its characters
+# but the marks (_MARK_SPLIT takes the marks out)
 _STUCK_TEXT = re.compile(f"[^\\x00-\\x1f\\x7f\\u200d{_WIDE_BMP}\\U00010000-\\U0010ffff]*")
 _MARKS = re.compile(f"[{_ZERO_BMP}]*")
 _NOT_MARKS = re.compile(f"[^{_ZERO_BMP}]+")
@@ -1496,7 +1497,7 @@ class ScreenSink:
         if first == end:
             return
         rest = text[first + 1 : end]
-        characters = text[first] + _MARKS.sub("", rest)  # (the first is written before the marks after it)
+        characters = text[first] + _MARK_SPLIT.sub("", rest)  # (the first is written before the marks after it)
         if len(characters) > 1:
             self.put_stuck(characters, 0, len(characters))
         else:
