@@ -165,8 +165,13 @@ def _with_marks(row: str, marks: Marks) -> str:
 
 
 def _written(row: str) -> int:
-    """Cells holding a character (a cell's marks do not change what it holds)."""
-    return len(row) - _unwritten(row, 0, len(row))
+    """Cells holding a character (a cell's marks do not change what it holds). A short row's blanks and
+    padding are counted here, as _unwritten counts them, without its call (a row pushed off a region's edge
+    at 1000 columns: about a tenth of x then RI; round 54)."""
+    size = len(row)
+    if size < _COUNT_SPAN:
+        return size - row.count(BLANK) - (row.count(PAD) if PAD in row else 0)
+    return size - _unwritten(row, 0, size)
 
 
 def set_cells(row: str, x: int, stop: int, cells: str) -> str:
