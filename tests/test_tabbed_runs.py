@@ -25,6 +25,9 @@ TOKENS = [
     b"\x1b[1K", b"\x1b[2@", b"\x1b[3P", b"\x1b[3X", b"\x1b[3b", b"\x1b7", b"\x1b8", b"\x1b[1;5H", b"\x1b[20C",
     b"\x1b[2A", b"\x1b[9G", b"\x1b[8G", b"\x1b[4G", "\u00e9".encode(), "\u4e2d".encode(), b"\x1b[31m", b" ", b"\x1b[?1049h",
     b"\x1b[?1049l", b"\x08", b"\x01", b"\x1b[2J", b"0123456789",
+    # (round 54) text past ASCII goes on in a tabbed run: a mark, an emoji, a bidi control, a C1 control (dropped
+    # and counted), a lone lead and an invalid byte (each a U+FFFD, counted); chunk cuts split the characters
+    "e\u0301".encode(), "\U0001f600".encode(), "\u202e".encode(), b"\xc2\x85", b"\xc3", b"\xff", b"\tJos\xc3\xa9\t42\n",
 ]
 
 OPTIONS = st.fixed_dictionaries(
@@ -81,6 +84,13 @@ def untabbed(chunks: list[bytes], options: dict) -> tuple[list[str], dict[str, i
 @example((b"\t\t\x1b[8G ", [b"\t\t\x1b[8G "]), {})  # a space over a span's last cell (found on Python 3.13, round 46)
 @example((b"\t\t\r\x1b[2@\t\tab", [b"\t\t\r\x1b[2@\t\tab"]), {})  # spans moved off their stops (the review)
 @example((b"1234567\t\n\t\r\x1b[C1234567\n", [b"1234567\t\n\t\r\x1b[C1234567\n"]), {})  # spans of one cell
+# (round 54) a tabbed run past ASCII: a character cut by the chunks, at the end of the data, a C1 control and
+# an invalid byte in the run
+@example((b"\t\xc3\xa9\t\n", [b"\t\xc3", b"\xa9\t\n"]), {})
+@example((b"\t\xe4\xb8\xad", [b"\t\xe4\xb8", b"\xad"]), {})
+@example((b"\t\xe4\xb8", [b"\t\xe4\xb8"]), {})
+@example((b"\t\xc3\t\xc2\x85x\t\xff\n", [b"\t\xc3\t\xc2\x85x\t\xff\n"]), {})
+@example((b"\t\xc3\xa9\t\x1b[2b", [b"\t\xc3\xa9\t\x1b[2b"]), {})  # REP after the run's last character
 def test_tabbed_runs_change_nothing(both, case, options) -> None:
     """Call by call, text and counters: the core (tabbed runs, narrow lines with spans), the fallback
     (tabbed runs) and the fallback piece by piece agree."""

@@ -75,7 +75,7 @@ class Sink(Protocol):
     # (strip mode) never has frames skipped; one with ``cell_frames`` (_CellFrames: a sized screen, where a
     # code point may be two cells or none) counts a frame's cells by their characters' widths, up to its first
     # character of no cell. And
-    # ``print_tabbed(text)``: printable ASCII, tabs and LFs from a tab on, at once; a sink without it gets
+    # ``print_tabbed(text)``: printable text, tabs and LFs from a tab on, at once; a sink without it gets
     # each tab as ``execute(HT)``.
 
 
@@ -109,10 +109,12 @@ _IGNORED_BYTES = frozenset([*range(0x00, 0x08), *range(0x0E, 0x1B), *range(0x1C,
 _FORMAT_EFFECTORS = frozenset([BS, HT, LF, VT, FF, CR])
 _MOVES_ALONE = frozenset([BS, HT, VT, FF, CR])  # (format effectors that start no run but with an LF: Parser.feed)
 _SGR = re.compile(rb"\x1b\[[0-9:;]*m")
-# Printable ASCII, tabs and line feeds (CR LF read as LF, as in _TEXT_RUN), from a tab on (tab-indented code,
-# tab-separated columns): one print_tabbed call on a sink that has it (the render sink), where each tab and
-# each piece after it was a turn of the loop, and each line after a tabbed one a text run (round 45).
-_TABBED_RUN = re.compile(rb"(?:[\t\n\x20-\x7e]+|\r\n)+")
+# Printable ASCII, bytes >= 0x80 (UTF-8, decoded as a text run's), tabs and line feeds (CR LF read as LF, as in
+# _TEXT_RUN), from a tab on (tab-indented code, tab-separated columns): one print_tabbed call on a sink that
+# has it (the render sink), where each tab and each piece after it was a turn of the loop, and each line after
+# a tabbed one a text run (round 45). Text past ASCII since round 54: a column of accented names stopped the
+# run at each, about 47,000 instructions a line of an e-acute and a tab.
+_TABBED_RUN = re.compile(rb"(?:[\t\n\x20-\x7e\x80-\xff]+|\r\n)+")
 # A well-formed CSI with no C0 or high byte inside (the common case) is dispatched in one step. Anything
 # else falls back to the byte-by-byte state machine from its ESC, which gives the same result.
 _CSI = re.compile(rb"\x1b\[([\x3c-\x3f]?)([\x30-\x3b]*)([\x20-\x2f]{0,2})([\x40-\x7e])")
@@ -371,16 +373,20 @@ class Parser:
             stats["sequences_removed"] += removed
 
     def tabbed_run(self, data: bytes | bytearray, pos: int) -> int:
-        """A tab and the printable ASCII, tabs and line feeds after it (tab-indented code, tab-separated
-        columns) in one print_tabbed call, where each tab and each piece after it was a turn of feed's loop
-        (round 10), and each line after a tabbed one its own run (round 45: a line of a tab read 0.44 MB/s).
+        """A tab and the text, tabs and line feeds after it (tab-indented code, tab-separated columns) in one
+        print_tabbed call, where each tab and each piece after it was a turn of feed's loop (round 10), and
+        each line after a tabbed one its own run (round 45: a line of a tab read 0.44 MB/s). Bytes past ASCII
+        are decoded as text() decodes a run's (an incomplete code point at the end of the data is carried;
+        invalid bytes and C1 controls are counted): UTF-8 decodes the same whichever ASCII bytes it is cut at.
         Returns where the run ends."""
         end = _TABBED_RUN.match(data, pos).end()  # type: ignore[union-attr]
         if end == pos + 1:  # a tab alone (a control next): print_tabbed("\t") is execute(HT), in fewer calls
             self.execute(HT)
             return end
         raw = data[pos:end]
-        text = (raw.replace(b"\r\n", b"\n") if 0x0D in raw else raw).decode("ascii")
+        if 0x0D in raw:
+            raw = raw.replace(b"\r\n", b"\n")
+        text = raw.decode("ascii") if raw.isascii() else self.decode_utf8(raw, end == len(data))
         self.sink.print_tabbed(text)  # type: ignore[attr-defined]
         # nothing to repeat after a tab or an LF, as after any control (rep_char is taken from last when an
         # escape sequence begins, so ground state never needs it cleared)

@@ -85,7 +85,7 @@ class RenderSink:
         window.print(text)
 
     def print_tabbed(self, text: str) -> None:
-        """Printable ASCII, tabs and LFs (the parser's tabbed runs): as print and execute(HT) piece by piece,
+        """Printable text, tabs and LFs (the parser's tabbed runs): as print and execute(HT) piece by piece,
         written at once where the window can (LineWindow.print_tabbed)."""
         if self.overlay_origin is not None:  # (where the overlay line ends is print's to find)
             for index, piece in enumerate(text.split("\t")):

@@ -48,8 +48,9 @@ _TAB_SPANS = ["", *(TAB + fills for fills in _FILLS)]
 
 
 def _tab_cells(text: str, col: int) -> str:
-    """Printable ASCII and tabs written from column ``col`` on, with tabs kept: their cells (each tab its span
-    to the next stop), for a line that ``text`` cannot take to max_line_cells."""
+    """Printable text (a cell a character, as write() counts them) and tabs written from column ``col`` on,
+    with tabs kept: their cells (each tab its span to the next stop), for a line that ``text`` cannot take
+    to max_line_cells."""
     pieces = text.split("\t")
     parts = [pieces[0]]
     col += len(pieces[0])
@@ -461,7 +462,7 @@ class LineWindow:
                 self.enforce_limits()
 
     def write_tabbed(self, text: str) -> None:
-        """Printable ASCII and tabs at the cursor: write() for each piece and tab() for each tab. Appended to
+        """Printable text and tabs at the cursor: write() for each piece and tab() for each tab. Appended to
         the line with tabs kept (tab-indented code, tab-separated columns, as they are printed), a stretch of
         the text that cannot reach max_line_cells (a character adds at most 8 cells) grows the line by one
         concatenation, a Python step per tab instead of two calls (_window_c's write_tabbed); the rest goes
@@ -491,7 +492,7 @@ class LineWindow:
                 self.enforce_limits()  # (appending adds no line: only the cell limit can commit)
 
     def print_tabbed(self, text: str) -> None:
-        """Printable ASCII, tabs and LFs at the cursor (the parser's tabbed runs): write_tabbed for each line,
+        """Printable text, tabs and LFs at the cursor (the parser's tabbed runs): write_tabbed for each line,
         newline between them. At the end of the last line, with tabs kept, the lines are their cells
         (_tab_cells) appended at once, as print appends plain lines (append_lines): a line of tab-indented
         code was a run of its own, a write and a commit (about 4.5 us; round 45)."""
