@@ -1479,6 +1479,10 @@ def test_dl_of_one_row_unwraps_the_row_above_the_regions_last(both, row):
 @example([b"abcdefghij", b"\x1b[5G", b"\x1b[1K", b"\x1b[1G", b"\x1b[3P", b"\x1b[4G", b"\x1b[1K"], 12, 1)
 # ICH of every cell from the cursor moves none: nothing changes (round 53's first ICH shortcut counted the row used)
 @example([b"\x1b[2@", b"\x1b[2G", "\u4e2d".encode()], 2, 1)
+# a wide character typed over itself, stray padding after its own (DCH left it): the padding is cleared
+# (round 54's shortcut for the same character over itself)
+@example(["\u4e2d".encode(), "\u4e2d".encode(), b"\x1b[3G", b"\x1b[1P", b"\r", "\u4e2d".encode(), b"\x1b[5G", b"x"],
+         10, 1)
 @given(st.lists(row_edits, max_size=40), st.integers(2, 24), st.integers(1, 3))
 def test_twins_agree_on_erases_within_a_row(both, edits, columns, rows):
     assert_twins_agree_on_screen(both, b"".join(edits), columns, rows)

@@ -1205,7 +1205,13 @@ class ScreenSink:
                 return False
             row = self.screen.rows[self.screen.base + self.cy]
             x, cells = cx, char + PAD
-            held = _clean_span(row, cx, cx + 2)
+            if cx + 1 < len(row) and row[cx + 1] == PAD and row[cx] == char:
+                # (the same wide character with its own padding, as a CJK progress bar's first cell after a
+                # CR: clean, one cell held, unless stray padding follows; _clean_span's search of the two
+                # was a tenth of a CJK character, REP 79 and CR; round 54)
+                held = 1 if cx + 2 >= len(row) or row[cx + 2] != PAD else -1
+            else:
+                held = _clean_span(row, cx, cx + 2)
             if held < 0:  # (over the padding of the wide character before: a wide character then BS)
                 if not _over_right_half(row, cx, char) or (held := _clean_span(row, cx + 1, cx + 2)) < 0:
                     return False
