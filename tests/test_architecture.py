@@ -66,6 +66,10 @@ ONLY_PY = {
     # ...and text with marks at a stuck cursor (auto-wrap off, the last column) as its characters' last one and
     # its marks at once (two regex passes; round 53); the core writes each character and mark in C
     ("ScreenSink", "put_stuck_marked"),
+    # ...and one-cell characters with their marks typed in insert mode as one insert and one splice of the row's
+    # marks (round 54; new_marks is write_marked's part both share); the core inserts and combines each in C
+    ("ScreenSink", "insert_marked"),
+    ("ScreenSink", "new_marks"),
     # lines committed one at a time are held and their text made at once when the decoder's call ends (a
     # join and a few passes over each line were a fifth of its time in Python; round 51); the core writes a
     # committed line's text into its output buffer as it goes

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, MutableSequence, Sequence
 from functools import lru_cache
 from typing import TypeVar
@@ -127,6 +127,10 @@ _BMP_CHAR = re.compile("[\x00-\uffff]")
 # combine takes the first four marks of a cell without measuring it (a cell of five characters is 20 bytes of
 # UTF-8 at most): runs up to this long are all kept, whatever the cell holds
 _MARKS_UNMEASURED = 4
+# One-cell characters, each with at most _MARKS_UNMEASURED zero-width ones after it but ZWJ (decomposed accents,
+# Devanagari or Thai typed in insert mode: put_inserted's marked runs)
+_MARKED_NARROW_RUN = re.compile(f"(?:[^\\x00-\\x1f\\x7f{_ZERO_BMP}{_WIDE_BMP}\\U00010000-\\U0010ffff]"
+                                f"(?:(?!\\u200d)[{_ZERO_BMP}]){{0,{_MARKS_UNMEASURED}}})*")
 
 
 def char_width(char: str) -> int:
@@ -1387,6 +1391,12 @@ class ScreenSink:
                 else:  # a run of one width (BMP: each of ASCII, narrow and wide characters is one regex)
                     pattern = _ASCII_RUN if char <= "~" else _NARROW_RUN if width == 1 else _WIDE_RUN
                     stop = min(pattern.match(text, start).end(), start + take)  # type: ignore[union-attr]
+                    if width == 1 and stop < end and text[stop] >= "\u0300" and not char_width(text[stop]):
+                        # (a mark ends it: the characters and their marks as one run short of the margin)
+                        marked = self.insert_marked(text, start, end, take - 1)
+                        if marked > start:
+                            start = marked
+                            continue
             if stop - start < 2:
                 if take and width == 1:
                     self.insert_char(char)
@@ -1396,6 +1406,36 @@ class ScreenSink:
                 continue
             self.insert_run(text[start:stop], width)
             start = stop
+
+    def insert_marked(self, text: str, start: int, end: int, room: int) -> int:
+        """put_inserted's run of one-cell characters with their marks (``e`` and a combining acute typed in
+        insert mode, Devanagari, Thai), at most ``room`` cells, which end before the margin: what an
+        insert_char and a combine of its marks a character come to, the run's cells inserted at once and
+        their marks on the new cells, which hold none (as write_marked puts them on written cells; a
+        character and a mark at a time, 35,115 instructions an iteration of one such pair at 80x24, 0.75-1.0
+        MB/s; round 54). Before the margin the cursor never waits there to wrap, and each run of marks joins
+        the cell just inserted. Returns where the run ends in ``text`` (``start``: fewer than two cells, or a
+        run of marks too long to go unmeasured; a character at a time then)."""
+        stop = min(end, start + (_MARKS_UNMEASURED + 1) * room)
+        piece = _MARKED_NARROW_RUN.match(text, start, stop).group()  # type: ignore[union-attr]  # (matches "")
+        marked = _marked_cells(piece) if piece else None
+        if marked is None:
+            return start
+        cells, positions, runs = marked
+        if len(cells) > room:  # (the text of the first ``room`` cells: theirs and their marks)
+            k = bisect_left(positions, room)
+            piece = piece[: room + sum(map(len, runs[:k]))]
+            cells, positions, runs = cells[:room], positions[:k], runs[:k]
+        if len(cells) < 2:
+            return start
+        cx = self.cx
+        self.insert_char(cells, 1, len(cells))
+        screen = self.screen
+        entry = screen.base + self.cy  # (after the insert: its limits commit rows above the cursor's only)
+        span = self.new_marks(entry, positions, runs)
+        codes, strings = screen.marks[entry]  # type: ignore[index, misc]
+        screen.marks[entry] = (_spliced(codes, cx, cx + len(cells), span, len(screen.rows[entry])), strings)  # type: ignore[index]
+        return start + len(piece)
 
     def insert_char(self, char: str, width: int = 1, m: int = 1) -> None:
         """put_char of one character of ``width`` cells in insert mode where put_inserted would take a run (its
@@ -1587,8 +1627,14 @@ class ScreenSink:
         """write_cells of ``cells`` at column x of row y, the runs of marks ``runs`` on the cells
         ``positions`` (from x) and none on the others: the runs go to the end of the row's list (compacted
         first when it would outgrow combine's bound), the cells' codes point at them."""
+        codes = self.new_marks(self.screen.base + y, positions, runs)
+        self.write_cells(y, x, cells, held, codes=codes)
+
+    def new_marks(self, entry: int, positions: Sequence[int], runs: Sequence[str]) -> str:
+        """The runs of marks ``runs`` added to the list of the row at ``entry`` (compacted first when it would
+        outgrow combine's bound), and the codes of cells that hold them at ``positions`` (from the first):
+        for write_marked and insert_marked to splice into the row's codes."""
         screen = self.screen
-        entry = screen.base + y  # (row y's entry in the screen's sequences)
         if screen.marks is None:
             screen.marks = [None] * len(screen.rows)
         marks = screen.marks[entry]
@@ -1599,7 +1645,7 @@ class ScreenSink:
         strings = marks[1]
         codes = _mark_codes(positions, MARK_BASE + len(strings))
         strings.extend(runs)
-        self.write_cells(y, x, cells, held, codes=codes)
+        return codes
 
     def put_wrapped(self, text: str, cells: str, positions: Sequence[int] = (), runs: Sequence[str] = ()) -> int:
         """``text`` (its ``cells`` from text_cells; or from _marked_cells, with its runs of marks on the cells
