@@ -198,6 +198,14 @@ EVENTS = {  # name: (options, set-up, block)
     "1000x24 in insert mode: x then CR": ({"columns": 1000, "rows": 24}, "\x1b[4h", "x\r"),
     "1000x24: x then IL": ({"columns": 1000, "rows": 24}, "", "x\x1b[L"),
     "1000x24: x then DL": ({"columns": 1000, "rows": 24}, "", "x\x1b[M"),
+    # (round 54) a row pushed off a region's edge counted, tabbed runs past ASCII, a wide character over itself,
+    # marked runs in insert mode
+    "1000x24: x then RI": ({"columns": 1000, "rows": 24}, "", "x\x1bM"),
+    "unsized: e and a combining acute, a tab, LF": ({}, "", "e\u0301\t\n"),
+    "80x24: a CJK character, REP 79, CR": (_SCREEN, "", "\u4e2d\x1b[79b\r"),
+    "80x24 on the alternate screen: a CJK character, REP 79, CR": (_SCREEN, "\x1b[?1049h", "\u4e2d\x1b[79b\r"),
+    "80x24 in insert mode: e and a combining acute": (_SCREEN, "\x1b[4h", "e\u0301"),
+    "80x24 in insert mode: Devanagari KA and vowel sign I": (_SCREEN, "\x1b[4h", "\u0915\u093f"),
 }
 
 
