@@ -1434,7 +1434,8 @@ class ScreenSink:
         entry = screen.base + self.cy  # (after the insert: its limits commit rows above the cursor's only)
         span = self.new_marks(entry, positions, runs)
         codes, strings = screen.marks[entry]  # type: ignore[index, misc]
-        screen.marks[entry] = (_spliced(codes, cx, cx + len(cells), span, len(screen.rows[entry])), strings)  # type: ignore[index]
+        codes = _spliced(codes, cx, cx + len(cells), span, len(screen.rows[entry]))
+        screen.marks[entry] = (codes, strings)  # type: ignore[index]
         return start + len(piece)
 
     def insert_char(self, char: str, width: int = 1, m: int = 1) -> None:
