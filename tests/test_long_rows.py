@@ -227,6 +227,21 @@ def test_a_long_row_of_pairs_with_one_stray_cell_is_written_over_as_the_fallback
     assert_chunks_change_nothing(both, ops, {"columns": 90, "rows": 3}, cells, True)  # (live after each)
 
 
+@pytest.mark.parametrize("cells", [4, 16, 512])
+@pytest.mark.parametrize("write", ["\u00e9" * 90, "\x1b[?7lx\x1b[89b", "\u00e9\x1b[89b", "\x1b[?7l\u00e9\x1b[89b",
+                                   "\x1b[6G\u00e9" * 80, "\x1b[?7l\x1b[3Gx\x1b[85b", "\u4e2d\x1b[44b"])
+def test_a_long_row_of_one_cell_characters_with_one_stray_cell_is_written_over_as_the_fallback(both, cells, write):
+    # put_run's and fill_run's clean test passes whole blocks of one-cell characters and blanks at once
+    # (acp_narrow_blocks): a stray padding cell, a marked cell or a wide character anywhere in them, at any
+    # offset in a block from where the write starts, must still stop it where the cell-by-cell look did.
+    ops = []
+    for column in range(18, 38):
+        for stray in ("\x1b[%dG\u4e2d\x1b[%dG\x1b[P" % (column, column), "\x1b[%dG\u0301" % column,
+                      "\x1b[%dG\u4e2d" % column, "\x1b[%dG\u4e2d\u0301" % column, "\x1b[%dG\x1b[X" % column):
+            ops.append(("\x1b[?7h\x1b[2;1H" + "ab" * 45 + stray + "\r" + write).encode())
+    assert_chunks_change_nothing(both, ops, {"columns": 90, "rows": 3}, cells, True)  # (live after each)
+
+
 @pytest.mark.parametrize("cells", [1, 2, 3])
 @pytest.mark.parametrize(("data", "columns", "rows", "expected"), SCREEN_CASES)
 def test_the_tmux_checked_cases_hold_on_rows_in_chunks(both, cells, data, columns, rows, expected):
