@@ -1398,8 +1398,8 @@ class ScreenSink:
                             start = marked
                             continue
             if stop - start < 2:
-                if take and width == 1:
-                    self.insert_char(char)
+                if take:  # (put_typed's insert: a wide one too, whose put_char was 62,000 instructions; round 55)
+                    self.insert_char(char, width, width)
                 else:
                     self.put_char(char, width)
                 start += 1
