@@ -362,6 +362,10 @@ CASES = {
         "b'\\x1b[?7l'", "'x\\x1b[65535b\\r\\u4e2d\\x1b[65535b\\r'.encode() * 2978"),
     "sized 1000x24: auto-wrap off: REP of a space over a row + CR": (
         "b'\\x1b[?7l' + b'x' * 1000 + b'\\r'", "b' \\x1b[65535b\\r' * 6553"),
+    # (round 55, the core's sweep) REP of a row's worth over the row it filled, at 80 columns: clean_take's look
+    # at each cell it writes over, 311 instructions a byte (62 MB/s), where auto-wrap on read 110
+    "sized 80x24: auto-wrap off: x and REP 79 + CR": ("b'\\x1b[?7l'", "b'x\\x1b[79b\\r' * 9362"),
+    "sized 80x24: e-acute and REP 79 + CR": ("b''", "'\\u00e9\\x1b[79b\\r'.encode() * 8192"),
     # a sized row is chunks once an edit would rewrite more than a chunk of it (round 19), as the window's
     # long lines: the issue's rows at the widest row the API allows
     "sized 65535x24: REP full row + CR": ("b'x' * 65535 + b'\\r'", "b'x\\x1b[65535b\\r' * 6553"),

@@ -206,6 +206,9 @@ EVENTS = {  # name: (options, set-up, block)
     "80x24 on the alternate screen: a CJK character, REP 79, CR": (_SCREEN, "\x1b[?1049h", "\u4e2d\x1b[79b\r"),
     "80x24 in insert mode: e and a combining acute": (_SCREEN, "\x1b[4h", "e\u0301"),
     "80x24 in insert mode: Devanagari KA and vowel sign I": (_SCREEN, "\x1b[4h", "\u0915\u093f"),
+    # (round 55) a lone wide character in a run typed in insert mode
+    "80x24 in insert mode: a CJK character, REP 1, CR": (_SCREEN, "\x1b[4h", "\u4e2d\x1b[1b\r"),
+    "80x24 in insert mode: a, a CJK character, b, a CJK character, CR": (_SCREEN, "\x1b[4h", "a\u4e2db\u4e2d\r"),
 }
 
 
