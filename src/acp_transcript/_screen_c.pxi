@@ -1589,8 +1589,9 @@ cdef class ScreenSink(Sink):
 
     cdef inline int write_fill(self, Py_ssize_t y, Row *row, Py_ssize_t x, Py_ssize_t n, uint32_t char) except -1 nogil:
         """n cells of ``char`` from column x of the cursor's row (y, ``row``), counting what they overwrite: a
-        fill chunk where the row is chunks or becomes them, else cells (fill_run's, put_spaces'), counted while
-        they are filled, as put_fill's (counted first, then filled: 6% more for x, REP 79, CR with auto-wrap off)."""
+        fill chunk where the row is chunks or becomes them, else cells counted while they are filled (put_fill's,
+        fill_run's, put_spaces'; fill_run's counted them first, then filled them: 6% more for x, REP 79, CR with
+        auto-wrap off, round 55)."""
         cdef uint32_t *dst
         cdef Py_ssize_t i, covered
         if self.fills_chunks(row, x, n):
@@ -2091,8 +2092,7 @@ cdef class ScreenSink(Sink):
     cdef int put_fill(self, uint32_t char, Py_ssize_t n) except -1 nogil:
         """Printable ASCII ``char`` n times with auto-wrap on (REP), as put_ascii writes it: the cells it
         covers are counted while they are filled."""
-        cdef Py_ssize_t sx = self.columns, cx, take, covered, i, y
-        cdef uint32_t *dst
+        cdef Py_ssize_t sx = self.columns, cx, take, y
         cdef Row *row
         while n > 0:
             if self.cx > sx - 1:  # (REP stops at the margin: a wrap as put_run's, through a region's lag)
@@ -2103,18 +2103,9 @@ cdef class ScreenSink(Sink):
             y = self.cursor_row()
             row = row_at(&self.screen, y)
             self.overwrite(row, cx, cx + take, 1, True, 0)
-            if self.fills_chunks(row, cx, take):
-                # a fill chunk (REP over a long row rewrote every cell: 1.6 MB/s at 65,535 columns)
-                self.fill_chunks(y, row, cx, take, char)
-                n -= take
-                self.cx = cx + take
-                continue
-            covered = row.line.len - cx  # (overwrite may trim the row: after it)
-            covered = 0 if covered < 0 else (take if covered > take else covered)
-            dst = self.prepare_cells(y, cx, take, False)  # (a flat row: no staging)
-            self.stats[S_OVERWRITTEN] += acp_fill_cells(dst, covered, char)
-            for i in range(covered, take):
-                dst[i] = char
+            # (a fill chunk where the row is chunks: REP over a long row rewrote every cell, 1.6 MB/s at 65,535
+            # columns; overwrite may trim the row, so its cells are counted after it)
+            self.write_fill(y, row, cx, take, char)
             n -= take
             self.cx = cx + take
         return 0
