@@ -295,8 +295,12 @@ CASES = {
     # sequence at 1000 columns (2.6-3.3 MB/s in the core, 0.46-0.56 in the fallback before round 35)
     "sized 1000x24: REP of a combining mark then CR": ("b''", "'\\u0915\\u093f\\x1b[1024b\\r'.encode() * 5041"),
     # (round 46, the fallback's sweep) the copies after the first were a combine each in the fallback (0.59-0.67
-    # MB/s), until they joined the cell at once (combine_more)
+    # MB/s), until they joined the cell at once (combine's copies); in the core, through print_cps and put_char
+    # each, until round 56 (the core's sweep: 41-48 MB/s at every shape, 23-34 in insert mode at 1000 columns)
     "sized 80x24: e and a combining mark then REP 79": ("b''", "'e\\u0301\\x1b[79b'.encode() * 8192"),
+    "sized 80x24: e and a combining mark then REP 79 + LF": ("b''", "'e\\u0301\\x1b[79b\\n'.encode() * 7281"),
+    "sized 1000x24: insert mode: e and a combining mark then REP 79 + CR": (
+        "b'\\x1b[4h'", "'e\\u0301\\x1b[79b\\r'.encode() * 7281"),
     "sized 1000x24: REP of a bidi control then CR": ("b''", "'\\u202e\\x1b[1024b\\r'.encode() * 6553"),
     # (round 35, a miss) IL or RI do not move the cursor's column: x then IL writes each x one column further
     # on a new row, whose blanks before it are cells (padded, then counted when the row is lost)

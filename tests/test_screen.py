@@ -881,18 +881,23 @@ def one_at_a_time(text: str) -> str:
 
 @pytest.mark.parametrize("before, mark, count", [("e", "\u0301", 30), ("\u4e2d", "\u0301", 9), ("x" * 8, "\u0301", 3),
                                                  ("\u4e2d\u0301\u0302", "\u0303", 5), ("", "\u0301", 4),
-                                                 ("e", "\u200b", 12), ("\u4e2d", "\u200d", 3)])
-def test_rep_of_a_zero_width_character_is_its_copies_printed(both, before, mark, count):
+                                                 ("e", "\u200b", 12), ("\u4e2d", "\u200d", 3),
+                                                 ("e\u200d", "\u0301", 9), ("e\u0301" * 3, "\u202e", 7)])
+@pytest.mark.parametrize("mode", ["", "\x1b[4h", "\x1b[?7l"], ids=["plain", "insert mode", "auto-wrap off"])
+def test_rep_of_a_zero_width_character_is_its_copies_printed(both, before, mark, count, mode):
     """REP n of a zero-width character (at most one per cell up to the margin) is that many copies printed one
     at a time: each joins the cell before the cursor (a wide character's, past its padding), until one would
-    take it past MAX_CELL_BYTES; at column 0 all are dropped; copies of a ZWJ leave one pending. The fallback
-    joins the copies after the first at once (combine's ``copies``, round 46)."""
-    cx = sum(2 if "\u4e00" <= char <= "\u9fff" else 0 if char in "\u0301\u0302" else 1 for char in before)
+    take it past MAX_CELL_BYTES (a ZWJ or a bidi control joined before counts its bytes too); at column 0 all
+    are dropped; copies of a ZWJ leave one pending. In insert mode too, which inserts nothing for them. Both
+    twins join the copies after the first at once (combine's ``copies``: the fallback since round 46, the core
+    since 56)."""
+    cx = sum(2 if "\u4e00" <= char <= "\u9fff" else 0 if char in "\u0301\u0302\u200d" else 1 for char in before)
     copies = min(count, 10 - cx)
     results = []
     for impl in both:
-        got = decoded_and_counted(impl, (before + mark + "\x1b[%db" % count + "z").encode(), 10, 2, 1000)
-        expected = decoded_and_counted(impl, one_at_a_time(before + mark * (copies + 1) + "z").encode(), 10, 2, 1000)
+        got = decoded_and_counted(impl, (mode + before + mark + "\x1b[%db" % count + "z").encode(), 10, 2, 1000)
+        expected = decoded_and_counted(impl, (mode + one_at_a_time(before + mark * (copies + 1) + "z")).encode(), 10,
+                                       2, 1000)
         assert got == expected, impl
         results.append(got)
     assert results[0] == results[1]

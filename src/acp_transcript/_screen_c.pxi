@@ -1020,6 +1020,16 @@ cdef enum MarkPass:
     MARKS_IN_ORDER  # they did: each entry moves to ``kept`` as its cell is met, and the cell is renumbered
     MARKS_BY_RANK  # they did not: each cell is renumbered to its entry's rank, the entries moved already
 
+cdef void mark_copies(Mark *mark, int size, Py_ssize_t copies) noexcept nogil:
+    """The last ``size`` bytes of ``mark``'s marks (the mark just joined) joined again, ``copies`` times or as
+    many as fit in MAX_CELL_BYTES (ScreenSink.combine's copies: as that many calls would)."""
+    while copies > 0 and mark.nbytes + size <= MAX_CELL_BYTES:
+        memcpy(mark.marks + mark.len, mark.marks + mark.len - size, size)
+        mark.len += size
+        mark.nbytes += size
+        copies -= 1
+
+
 ctypedef struct MarkScan:
     MarkPass what
     uint64_t *live
@@ -1851,12 +1861,18 @@ cdef class ScreenSink(Sink):
             count = self.columns - self.cx
         if count <= 0:
             return 0
-        if count > MAX_CELL_BYTES // 2 + 1 and char >= 0x7F and char_width(char) == 0:
+        if char >= 0x7F and char_width(char) == 0:
             # A zero-width character's copies all join the cell before the cursor, which the cursor does not
-            # leave: each adds its UTF-8 bytes to it, or is dropped once it is full (MAX_CELL_BYTES; combine),
-            # changing nothing. Past that many, the rest were a combine each that did nothing (REP 1024 of a
-            # combining mark or a bidi control at 1000 columns: 2.6-3.3 MB/s; round 35).
-            count = MAX_CELL_BYTES // utf8_length(char) + 1
+            # leave: each adds its UTF-8 bytes to it, or is dropped once it is full (MAX_CELL_BYTES). As
+            # _screen_py.ScreenSink.repeat: the first is put_char's (it may join a pending ZWJ first), the
+            # others join the same cell at once. A combine each cost REP 1024 of a combining mark or a bidi
+            # control at 1000 columns 2.6-3.3 MB/s (round 35: the copies past the bytes dropped since), and
+            # the ones within the bytes, a print_cps, put_char and combine each, REP 79 of a combining mark then
+            # LF 370 instructions a byte at 80x24 (round 56). Insert mode inserts nothing for them.
+            self.put_char(char, 0)
+            if count > 1 and char != 0x200D:  # (copies of a ZWJ only leave one pending: put_char)
+                self.combine(char, count - 1)
+            return 0
         if self.insert:  # (print_ascii's and print_cps', without the copies)
             return self.put_inserted(NULL, NULL, count, char)
         if count > self.scratch_cap:
@@ -2149,8 +2165,8 @@ cdef class ScreenSink(Sink):
         if width == 0 or self.zwj:
             if self.zwj:
                 self.zwj = False
-                self.combine(0x200D)
-            return self.combine(char)
+                self.combine(0x200D, 1)
+            return self.combine(char, 1)
         if not self.wrap and width > 1 and (width > sx or (self.cx != sx and self.cx > sx - width)):
             return 0
         if self.insert:
@@ -2372,8 +2388,11 @@ cdef class ScreenSink(Sink):
                 self.screen.cells += row.line.len - size
         return 0
 
-    cdef int combine(self, uint32_t char) except -1 nogil:
-        """See _screen_py.ScreenSink.combine."""
+    cdef int combine(self, uint32_t char, Py_ssize_t copies) except -1 nogil:
+        """See _screen_py.ScreenSink.combine: ``copies`` of ``char`` join as that many calls would, those
+        within MAX_CELL_BYTES (REP of a zero-width character: the cell and its mark found once). The copies
+        after the first are mark_copies', so that one copy, a mark in text, costs what it did (a count of the
+        copies that fit first, or a loop here, cost other scripts at 80x24 1.2-1.8% more instructions)."""
         cdef Py_ssize_t cx = self.cx, x, y
         cdef Row *row
         cdef uint32_t cell, space = 0x20
@@ -2408,6 +2427,8 @@ cdef class ScreenSink(Sink):
         added = utf8_put(mark.marks + mark.len, char)
         mark.len += added
         mark.nbytes += added
+        if copies > 1:
+            mark_copies(mark, added, copies - 1)
         return 0
 
     cdef Py_ssize_t new_mark(self) except -1 nogil:
