@@ -1020,6 +1020,15 @@ cdef enum MarkPass:
     MARKS_IN_ORDER  # they did: each entry moves to ``kept`` as its cell is met, and the cell is renumbered
     MARKS_BY_RANK  # they did not: each cell is renumbered to its entry's rank, the entries moved already
 
+cdef inline Py_ssize_t copies_written(uint32_t *scratch, Py_ssize_t filled, Py_ssize_t n, uint32_t char) noexcept nogil:
+    """``scratch`` holding n copies of ``char``, of which the first ``filled`` are there already: n
+    (ScreenSink.repeat)."""
+    cdef Py_ssize_t i
+    for i in range(filled, n):
+        scratch[i] = char
+    return n
+
+
 cdef void mark_copies(Mark *mark, int size, Py_ssize_t copies) noexcept nogil:
     """The last ``size`` bytes of ``mark``'s marks (the mark just joined) joined again, ``copies`` times or as
     many as fit in MAX_CELL_BYTES (ScreenSink.combine's copies: as that many calls would)."""
@@ -1855,7 +1864,7 @@ cdef class ScreenSink(Sink):
         return 0
 
     cdef int repeat(self, uint32_t char, Py_ssize_t count) except -1 nogil:
-        cdef Py_ssize_t i, k, m
+        cdef Py_ssize_t i, k, m, filled
         cdef int width
         if count > self.columns - self.cx:
             count = self.columns - self.cx
@@ -1888,8 +1897,6 @@ cdef class ScreenSink(Sink):
         width = char_width(char) if not self.zwj else 0  # (0: print_cps decides)
         if width == 1:  # (auto-wrap on: off, it went to fill_run above)
             return self.fill_run(char, count)
-        for i in range(count):
-            self.scratch[i] = char
         if width == 2 and self.columns > 1:
             # print_cps's loop for a run of one width, without its scan of the copies for their widths (13
             # instructions a character; _screen_py.ScreenSink.fill_run). Here and not in fill_run: a second
@@ -1897,7 +1904,11 @@ cdef class ScreenSink(Sink):
             # (on the cursor's row where a region's lag left it, and its wraps through the lag, as print_cps'
             # text: REP of a wide character after each line at the bottom of a region in the middle of
             # 80x65,535 settled the lag, 4.9-6.2 MB/s; round 46)
+            # The copies put_run reads are written to scratch the first time it is called (copies_written):
+            # where pair_fill writes every row, on a chunked row, they were a fifth of the instructions of
+            # REP 1024 of a wide character then CR on the alternate screen at 1000 columns (round 56).
             i = 0
+            filled = 0
             while i < count:
                 if self.wrap:
                     if self.cx > self.columns - 2:  # (put_run's wrap, before a row's pairs as one fill)
@@ -1905,6 +1916,7 @@ cdef class ScreenSink(Sink):
                         self.cx = 0
                     k = i + self.pair_fill(char, count - i)
                     if k == i:
+                        filled = copies_written(self.scratch, filled, count, char)
                         k = i + self.put_run(self.scratch + i, count - i, 2)
                 else:  # what fits of the row as put_run's pairs, the rest dropped (put_char: 1.6 MB/s at
                     if self.cx > self.columns - 2:  # 1000 columns, the fallback 0.01; round 34)
@@ -1916,6 +1928,8 @@ cdef class ScreenSink(Sink):
                         k += i
                     else:
                         m = self.pair_fill(char, k)
+                        if not m:
+                            filled = copies_written(self.scratch, filled, count, char)
                         k = i + (m if m else self.put_run(self.scratch + i, k, 2))
                     self.cx = self.cursor_after(self.cx)
                 if k == i:
@@ -1923,6 +1937,7 @@ cdef class ScreenSink(Sink):
                     k += 1
                 i = k
             return 0
+        copies_written(self.scratch, 0, count, char)
         return self.print_cps(self.scratch, count)
 
     cdef int private_mode(self, uint32_t mode, bint enable) except -1 nogil:
