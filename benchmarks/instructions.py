@@ -209,6 +209,9 @@ EVENTS = {  # name: (options, set-up, block)
     # (round 55) a lone wide character in a run typed in insert mode
     "80x24 in insert mode: a CJK character, REP 1, CR": (_SCREEN, "\x1b[4h", "\u4e2d\x1b[1b\r"),
     "80x24 in insert mode: a, a CJK character, b, a CJK character, CR": (_SCREEN, "\x1b[4h", "a\u4e2db\u4e2d\r"),
+    # (round 56) a character typed at the last column in insert mode (CUU keeps the cursor there)
+    "80x24 in insert mode: x then CUU": (_SCREEN, "\x1b[4h", "x\x1b[A"),
+    "80x24 in insert mode: e and a combining acute then CUU": (_SCREEN, "\x1b[4h", "e\u0301\x1b[A"),
 }
 
 

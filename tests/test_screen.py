@@ -1043,6 +1043,21 @@ def test_text_over_a_wide_characters_right_half(impl, data, expected):
     assert impl.sanitize(data.encode(), columns=12, rows=3) == expected
 
 
+@pytest.mark.parametrize("row", ["abcdefghij", "e\u0301" * 10, "abcdefgh\u4e2d", "abc", ""],
+                         ids=["full", "marked", "wide at the end", "short", "blank"])
+@pytest.mark.parametrize("typed", ["x", " ", "e\u0301", "\u4e2d", "\u00e9\u0302"])
+@pytest.mark.parametrize("wrap", ["", "\x1b[?7l"], ids=["auto-wrap", "auto-wrap off"])
+@pytest.mark.parametrize("column", ["\x1b[999C", "\x1b[9G"], ids=["last column", "the one before"])
+def test_a_character_typed_at_the_last_column_in_insert_mode(both, row, typed, wrap, column):
+    """A character typed between controls at the last column in insert mode, again and again (the cursor
+    moved back there each time): put_char skips its insert for a one-cell character over a cell that is not
+    padding, and the fallback writes it as with insert mode off (put_typed, round 56); a column before, the
+    insert moves the last cell out. The core's put_char is the reference."""
+    stream = (wrap + row + "\x1b[4h" + (column + typed + "\x1b[A") * 3 + "\r\nz").encode()
+    results = [decoded_and_counted(impl, stream, 10, 3, 1000, narrower=3) for impl in both]
+    assert results[0] == results[1]
+
+
 def test_a_character_inserted_keeps_a_used_count_a_narrower_resize_left(impl):
     """An insert's move reaches the margin, so it makes the row's used count at least the columns (tmux's
     cellused), never less: after a resize from 10 to 8 columns the row keeps 10, and a wrapped row's used cells
