@@ -1020,15 +1020,6 @@ cdef enum MarkPass:
     MARKS_IN_ORDER  # they did: each entry moves to ``kept`` as its cell is met, and the cell is renumbered
     MARKS_BY_RANK  # they did not: each cell is renumbered to its entry's rank, the entries moved already
 
-cdef inline Py_ssize_t copies_written(uint32_t *scratch, Py_ssize_t filled, Py_ssize_t n, uint32_t char) noexcept nogil:
-    """``scratch`` holding n copies of ``char``, of which the first ``filled`` are there already: n
-    (ScreenSink.repeat)."""
-    cdef Py_ssize_t i
-    for i in range(filled, n):
-        scratch[i] = char
-    return n
-
-
 cdef void mark_copies(Mark *mark, int size, Py_ssize_t copies) noexcept nogil:
     """The last ``size`` bytes of ``mark``'s marks (the mark just joined) joined again, ``copies`` times or as
     many as fit in MAX_CELL_BYTES (ScreenSink.combine's copies: as that many calls would)."""
@@ -1864,13 +1855,14 @@ cdef class ScreenSink(Sink):
         return 0
 
     cdef int repeat(self, uint32_t char, Py_ssize_t count) except -1 nogil:
-        cdef Py_ssize_t i, k, m, filled
-        cdef int width
+        cdef Py_ssize_t i, k, m
+        cdef bint filled
+        cdef int width = char_width(char) if char >= 0x7F else 1  # (looked up once: the paths below share it)
         if count > self.columns - self.cx:
             count = self.columns - self.cx
         if count <= 0:
             return 0
-        if char >= 0x7F and char_width(char) == 0:
+        if width == 0:
             # A zero-width character's copies all join the cell before the cursor, which the cursor does not
             # leave: each adds its UTF-8 bytes to it, or is dropped once it is full (MAX_CELL_BYTES). As
             # _screen_py.ScreenSink.repeat: the first is put_char's (it may join a pending ZWJ first), the
@@ -1888,13 +1880,14 @@ cdef class ScreenSink(Sink):
             grow(<void **>&self.scratch, &self.scratch_cap, count, sizeof(uint32_t), 64)
         if 0x20 <= char < 0x7F and self.wrap and not self.zwj:  # as print_ascii writes it
             return self.put_fill(char, count)
-        if not self.wrap and not self.zwj and (char < 0x7F or char_width(char) == 1):
+        if not self.wrap and not self.zwj and width == 1:
             # (a space on a blank cell writes nothing, where a fill would write it: put_spaces)
             return self.put_spaces(count) if char == 0x20 else self.fill_run(char, count)
         if 0x20 <= char < 0x7F:
             memset(self.scratch, char, count)
             return self.print_ascii(<const uint8_t *>self.scratch, count)
-        width = char_width(char) if not self.zwj else 0  # (0: print_cps decides)
+        if self.zwj:
+            width = 0  # (print_cps decides)
         if width == 1:  # (auto-wrap on: off, it went to fill_run above)
             return self.fill_run(char, count)
         if width == 2 and self.columns > 1:
@@ -1904,11 +1897,11 @@ cdef class ScreenSink(Sink):
             # (on the cursor's row where a region's lag left it, and its wraps through the lag, as print_cps'
             # text: REP of a wide character after each line at the bottom of a region in the middle of
             # 80x65,535 settled the lag, 4.9-6.2 MB/s; round 46)
-            # The copies put_run reads are written to scratch the first time it is called (copies_written):
+            # The copies put_run reads are written to scratch the first time it is called (fill_cells):
             # where pair_fill writes every row, on a chunked row, they were a fifth of the instructions of
             # REP 1024 of a wide character then CR on the alternate screen at 1000 columns (round 56).
             i = 0
-            filled = 0
+            filled = False
             while i < count:
                 if self.wrap:
                     if self.cx > self.columns - 2:  # (put_run's wrap, before a row's pairs as one fill)
@@ -1916,7 +1909,9 @@ cdef class ScreenSink(Sink):
                         self.cx = 0
                     k = i + self.pair_fill(char, count - i)
                     if k == i:
-                        filled = copies_written(self.scratch, filled, count, char)
+                        if not filled:
+                            fill_cells(self.scratch, char, count)
+                            filled = True
                         k = i + self.put_run(self.scratch + i, count - i, 2)
                 else:  # what fits of the row as put_run's pairs, the rest dropped (put_char: 1.6 MB/s at
                     if self.cx > self.columns - 2:  # 1000 columns, the fallback 0.01; round 34)
@@ -1928,8 +1923,9 @@ cdef class ScreenSink(Sink):
                         k += i
                     else:
                         m = self.pair_fill(char, k)
-                        if not m:
-                            filled = copies_written(self.scratch, filled, count, char)
+                        if not m and not filled:
+                            fill_cells(self.scratch, char, count)
+                            filled = True
                         k = i + (m if m else self.put_run(self.scratch + i, k, 2))
                     self.cx = self.cursor_after(self.cx)
                 if k == i:
@@ -1937,7 +1933,7 @@ cdef class ScreenSink(Sink):
                     k += 1
                 i = k
             return 0
-        copies_written(self.scratch, 0, count, char)
+        fill_cells(self.scratch, char, count)
         return self.print_cps(self.scratch, count)
 
     cdef int private_mode(self, uint32_t mode, bint enable) except -1 nogil:
