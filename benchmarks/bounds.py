@@ -321,6 +321,12 @@ CASES = {
         "b'\\x1b[4h'", "b''.join(bytes([97 + i % 26]) + b'\\x08' for i in range(32768))"),
     "sized 1000x24: insert mode: a wide character then REP 79 then CR": (
         "b'\\x1b[4h'", "'\\u4e2d\\x1b[79b\\r'.encode() * 8192"),
+    # (round 57, the core's sweep) the character's insert opened blanks that its write then filled, and the
+    # blanks joined the fills beside them into literal chunks that every insert after them moved (the row above:
+    # 34-35 MB/s, 494 instructions a byte; x 45, 393); the insert opens the character's fill (insert_fill)
+    "sized 1000x24: insert mode: x then REP 79 then CR": ("b'\\x1b[4h'", "b'x\\x1b[79b\\r' * 8192"),
+    "sized 1000x24: insert mode: an emoji then REP 79 then CR": (
+        "b'\\x1b[4h'", "'\\U0001f600\\x1b[79b\\r'.encode() * 8192"),
     # (round 43, the sweep) a wide character then BS: each write blanks the pair before it, the row trimmed to
     # nothing and the next write padded it back to the cursor, O(columns) each time (round 44: no trim when a
     # write follows; the fallback writes the blank and the pair at once)

@@ -138,6 +138,9 @@ ONLY_C = {
     ("ScreenSink", "same_pairs"),
     # ...and over a chunked row, as one fill of pairs (the fallback's rows are strs: its fill_run writes them)
     ("ScreenSink", "pair_fill"),
+    # ...and characters inserted in insert mode as the fill the insert opens for them, a lone wide one too (the
+    # fallback's insert and write are slices of one str)
+    ("ScreenSink", "insert_fill"), ("ScreenSink", "insert_pair"),
     # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
     ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),
     # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)

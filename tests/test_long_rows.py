@@ -184,7 +184,59 @@ def test_rep_of_a_wide_character_over_a_chunked_row_is_one_fill_of_pairs(both):
     c_module, _ = both
     decoder = c_module.TranscriptDecoder(columns=5000, rows=2)
     decoder.decode("\x1b[?7l\u4e2d\x1b[4999b\r\nx\x1b[4999b\r\u4e2d\x1b[4999b".encode())
-    assert [count for _, count, _ in decoder._row_chunks()] == [2, 2]  # the first pair as put_char wrote it
+    # the first row's first pair as put_char wrote it on the row while it was flat; the second row's over its
+    # fill of x, a fill of one pair (finish_cells), which the rest joins
+    assert [count for _, count, _ in decoder._row_chunks()] == [2, 1]
+
+
+# Rows for text in insert mode (each over a full row of x): literal cells; a fill of pairs; blanks it starts
+# with (EL 1: its lead); a wide character whose padding the cursor may be on; and fills with a mark between.
+INSERT_ROWS = [b"abcdefghijklmno", "\u4e2d\x1b[9b".encode(), b"\x1b[9G\x1b[1K", "ab\u4e2dcd\u6587".encode(),
+               "x\x1b[4be\u0301-\x1b[5b".encode()]
+INSERT_TEXT = ["\u4e2d", "\u4e2d\x1b[3b", "\u4e2d\x1b[1b", "x\x1b[4b", "x", "\U0001f600\x1b[2b", "\u4e2d\u6587"]
+
+
+def test_text_in_insert_mode_on_a_chunked_row_at_every_column(both):
+    """(round 57) A wide character typed in insert mode, and REP in insert mode, on a row in chunks: the insert
+    opens the character's fill (of pairs: PAIRED) and nothing is written after it (insert_fill), so that a
+    character and REP of it again and again keep the row one fill. At every column of every kind of row, then
+    an edit that reads what the insert left: the blanks the row starts with (EL 1), the padding after the
+    cursor, the row's end (typing on)."""
+    c_module, py_module = both
+    for cells in (1, 2, 3, 4):
+        with chunk_cells(c_module, cells):
+            for wrap in (b"", b"\x1b[?7l"):
+                for row in INSERT_ROWS:
+                    for column in range(1, 16):
+                        for text in INSERT_TEXT:
+                            for then in (b"\x1b[1K", b"\x1b[4lyz\x1b[2P", b"\r\x1b[13C\x1b[1K", b"\x1b[2@w"):
+                                data = (wrap + b"x" * 15 + b"\r" + row + b"\x1b[1;%dH\x1b[4h" % column + text.encode()
+                                        + then)
+                                decoder = c_module.TranscriptDecoder(columns=15, rows=2)
+                                got = (decoder.decode(data), decoder.live, decoder.decode(b"", final=True),
+                                       decoder.stats)
+                                assert [unjoined for _, _, unjoined in decoder._row_chunks()] == [0, 0], (cells, data)
+                                fallback = py_module.TranscriptDecoder(columns=15, rows=2)
+                                expected = (fallback.decode(data), fallback.live, fallback.decode(b"", final=True),
+                                            fallback.stats)
+                                assert got == expected, (cells, data)
+
+
+def test_a_character_and_rep_of_it_in_insert_mode_keep_a_long_row_one_fill(both):
+    """(round 57) A character, then REP of it, in insert mode at column 0 of a 1000-column row, again and again:
+    each insert opens the character's own fill (insert_fill; finish_cells writes a lone character's cells as a
+    fill too), the one before it goes on as that fill, and the cells pushed past the margin leave its end. As
+    blanks and then written, the inserts joined their fills and blanks into literal chunks of cells, which
+    every insert after them moved: 4,400 instructions a sequence for a wide character."""
+    c_module, py_module = both
+    for char in ("\u4e2d", "x"):
+        data = b"\x1b[4h" + (char + "\x1b[79b\r").encode() * 30
+        decoder = c_module.TranscriptDecoder(columns=1000, rows=2)
+        fallback = py_module.TranscriptDecoder(columns=1000, rows=2)
+        assert decoder.decode(data) == fallback.decode(data) == ""
+        assert [count for _, count, _ in decoder._row_chunks()] == [1, 0]
+        assert decoder.live == fallback.live == char * (500 if char == "\u4e2d" else 1000)
+        assert decoder.stats == fallback.stats
 
 
 # Edits over a row of a wide character's pairs by REP (one PAIRED fill in the core's chunks, _chunks_c.pxi):

@@ -365,7 +365,7 @@ cdef Py_ssize_t chunks_written(Line *line, Py_ssize_t start, Py_ssize_t stop) no
 
 
 cdef int chunks_insert_fill(Line *line, Py_ssize_t col, Py_ssize_t n, uint32_t fill, Py_ssize_t size) except -1 nogil:
-    """Insert ``n`` copies of ``fill`` before column ``col`` (< ``line.len``)."""
+    """Insert ``n`` cells of ``fill`` (fill_cells') before column ``col`` (< ``line.len``)."""
     cdef Py_ssize_t gone = 0, start, k = chunk_find(line, col, &start)
     cdef Chunk *chunk = &line.chunked.chunks[k]
     if chunk.cells != NULL and chunk.len + n <= size:  # room in its literal chunk (ICH 1 in a long line)
@@ -374,8 +374,10 @@ cdef int chunks_insert_fill(Line *line, Py_ssize_t col, Py_ssize_t n, uint32_t f
         chunk.len += n
         line.len += n
         return 0
-    if chunk.cells == NULL and chunk.fill == fill:  # a fill of that cell is longer (a PAIRED fill never equals
-        chunk.len += n  # a cell): the same character typed in insert mode again and again, a cut and a join each
+    if chunk.cells == NULL and fill_from(chunk.fill, col - start) == fill and (n % 2 == 0 or not fill & PAIRED):
+        # a fill that goes on as ``fill`` from col is longer (pairs: by whole pairs): the same character typed
+        # in insert mode again and again, a cut and a join each; REP of a wide character in insert mode
+        chunk.len += n
         line.len += n
         return 0
     k = chunks_cut(line, k, start, col, col, 1, fill, size, &gone)
@@ -394,8 +396,10 @@ cdef Py_ssize_t chunks_delete(Line *line, Py_ssize_t start, Py_ssize_t stop, Py_
         return 0
     k = chunk_find(line, start, &at)
     chunk = &line.chunked.chunks[k]
-    if stop <= at + chunk.len and (chunk.cells != NULL or not chunk.fill & PAIRED):
-        # inside one literal chunk (DCH 1 in a long line), or one fill of a cell, which is shorter
+    if stop <= at + chunk.len and (chunk.cells != NULL or not chunk.fill & PAIRED or (stop - start) % 2 == 0
+                                   or stop == at + chunk.len):
+        # inside one literal chunk (DCH 1 in a long line), or one fill, which is shorter (of pairs: by whole
+        # pairs, or at its end, as the cells an insert pushes past a row's margin)
         gone = chunk_written(chunk, start - at, stop - at)
         if chunk.cells != NULL:
             memmove(chunk.cells + start - at, chunk.cells + stop - at, (at + chunk.len - stop) * sizeof(uint32_t))

@@ -1477,7 +1477,10 @@ cdef class ScreenSink(Sink):
         cdef uint32_t *dst
         cdef Row *row = row_at(&self.screen, cy)  # (a row keeps its slot: the edits below change its cells only;
         # cy is where a region's lag left the cursor's row, as insertcharacter's, round 46)
-        self.insertcharacter(m)
+        cdef bint filled = fill and row.line.chunked != NULL and \
+            self.insert_fill(cy, row, m, fill | PAIRED if width == 2 else fill)
+        if not filled:
+            self.insertcharacter(m)
         if width == 2:
             x = cx + m
             while x < row.line.len and row_cell(row, x) == PAD:
@@ -1485,6 +1488,8 @@ cdef class ScreenSink(Sink):
             if x > cx + m:
                 self.clear_cells(cy, cx + m, x)
         self.cx = self.cursor_after(cx + m)  # (with auto-wrap off, a character at the last column keeps it there)
+        if filled:
+            return 0
         if fill and width == 1:  # (REP: a fill, one chunk on a chunked row)
             return self.write_fill(cy, row, cx, m, fill)
         if fill and self.fills_chunks(row, cx, m):  # (of a wide character: a fill of pairs, as pair_fill)
@@ -1504,6 +1509,28 @@ cdef class ScreenSink(Sink):
                 dst[2 * j] = cps[j]
                 dst[2 * j + 1] = PAD
         return self.finish_cells()
+
+    cdef bint insert_fill(self, Py_ssize_t y, Row *row, Py_ssize_t n, uint32_t fill) except -1 nogil:
+        """insertcharacter(n) and then n cells of ``fill`` (a cell, or PAIRED) written at the cursor, on the
+        cursor's row (y, ``row``) where it is chunked and the insert moves cells (the cursor within the row's
+        cells, n no more than half the columns from it: move_cells' insert): the fill is what the insert puts
+        in (chunks_insert_fill), one edit. The insert leaves those cells blank, so the write overwrote
+        nothing; the padding the moved cells start with is the caller's to clear, as after the insert.
+        Inserted as blanks and then written, a character and then REP of it in insert mode joined the blanks
+        with their neighbours into literal cells, which each insert then moved (of a wide character at 1000
+        columns: 4,400 instructions a sequence; round 57). Returns False, having done nothing, otherwise."""
+        cdef Py_ssize_t sx = self.columns, cx = self.cx, size = row.line.len
+        if row.line.chunked == NULL or cx >= size or size > sx or cx + 2 * n > sx:
+            return False
+        screen_touch(&self.screen, y)
+        if cx < row.lead:
+            row.lead = cx
+        chunks_insert_fill(&row.line, cx, n, fill, self.chunk_size)
+        if row.line.len > sx:
+            self.stats[S_OVERWRITTEN] += chunks_delete(&row.line, sx, row.line.len, self.chunk_size)
+        row_trim(row, self.chunk_size)
+        self.end_write(row, size, row.line.len, sx)
+        return True
 
     cdef Py_ssize_t put_run(self, const uint32_t *cps, Py_ssize_t n, int width) except -1 nogil:
         """_screen_py.ScreenSink.put_run: characters of one width (1 or 2; no space, no ZWJ) with auto-wrap
@@ -2183,6 +2210,8 @@ cdef class ScreenSink(Sink):
         if self.insert:
             if width == 1 and self.cx <= sx - 2 and self.insert_char(char):
                 return 0
+            if width == 2 and sx > self.chunk_size and self.insert_pair(char):  # (a screen no wider than a
+                return 0  # chunk makes no row chunks, and a call here cost other paths their inlining: round 57)
             if width != 1 or self.cx != sx - 1 or self.pad_at_cursor():
                 self.insertcharacter(width)  # room for it at the cursor, before any wrap (_screen_py.ScreenSink.put_char)
         if self.wrap and self.cx > sx - width:
@@ -2207,6 +2236,16 @@ cdef class ScreenSink(Sink):
         else:
             self.cx = sx - (0 if self.wrap else 1)
         return 0
+
+    cdef bint insert_pair(self, uint32_t char) except -1 nogil:
+        """put_char's wide character in insert mode on a chunked row, its insert and write as one (insert_run
+        of one character: insert_fill), where no wrap comes between them (a column before the last three:
+        as for a run, the insert moves the cells from the cursor and blanks the two it writes). Returns
+        False, having done nothing, elsewhere: put_char's two steps."""
+        if self.cx > self.columns - 4 or row_at(&self.screen, self.cursor_row()).line.chunked == NULL:
+            return False
+        self.insert_run(NULL, NULL, 1, 2, char)
+        return True
 
     cdef int insert_char(self, uint32_t char) except -1 nogil:
         """_screen_py.ScreenSink.insert_char, for put_char's every one-cell character in insert mode at a
@@ -2289,10 +2328,20 @@ cdef class ScreenSink(Sink):
         """After the caller wrote the cells prepare_cells gave it: staged ones go into their chunked row (the
         length end_write counted is the one this makes)."""
         cdef Py_ssize_t n = self.staged_n
+        cdef uint32_t cell
         if n:
             self.staged_n = 0
-            chunks_replace(&row_at(&self.screen, self.staged_y).line, self.staged_x, n, self.staged, NULL, 0,
-                           self.chunk_size)
+            cell = self.staged[0]
+            if n <= 2 and not cell & MARKED and (n == 1 or (self.staged[1] == PAD and cell > PAD)):
+                # One cell, or a wide character and its padding, as a fill (of pairs: PAIRED): no chunk to
+                # allocate, and it joins a neighbouring fill of the same (_chunks_c.pxi). As literals, a
+                # character typed before REP of it in insert mode kept a 1000-column row literal chunks,
+                # each insert moving their cells (round 57).
+                chunks_replace(&row_at(&self.screen, self.staged_y).line, self.staged_x, n, NULL, NULL,
+                               cell | PAIRED if n == 2 else cell, self.chunk_size)
+            else:
+                chunks_replace(&row_at(&self.screen, self.staged_y).line, self.staged_x, n, self.staged, NULL, 0,
+                               self.chunk_size)
         return 0
 
     cdef inline void begin_write(self, Py_ssize_t y, Row *row, Py_ssize_t x) noexcept nogil:
