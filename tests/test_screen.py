@@ -2279,3 +2279,28 @@ def test_the_fallback_keeps_its_left_alternate_screen_blank_for_the_next_entry()
     assert sink.alt_spare is None
     decoder.decode(b"\x1b[?47h")
     assert sink.screen is not spare and sink.screen.row_count() == 2999
+
+
+# (round 57) A row emptied for reuse keeps its buffer, and the blanks its lead held there (Row.zeroed): a
+# character written far from column 0 of the next row there pads only past them (x then RI with auto-wrap off
+# at 1000 columns padded 999 blanks a row, 37 MB/s). Rows that held text from before their lead, rows emptied
+# by each way a row is emptied, and writes before, at and past the old lead; then an erase and a write again,
+# so that text left in the buffer past a shorter row would show.
+EMPTIED_ROWS = [b"\x1b[1;4Hxyz", b"\x1b[1;10Hx", b"\x1b[1;1Habcdefghijkl", b"\x1b[1;10Hx\x1b[1;2Hab",
+                b"\x1b[1;6H\x1b[4b", b"\x1b[1;8H\xe4\xb8\xad\x1b[1;4He\xcc\x81"]
+EMPTY_BY = [b"\x1b[1;1H\x1bM", b"\x1b[1;1H\x1b[L", b"\x1b[1;1H\x1b[M", b"\x1b[T", b"\x1b[1;1H\x1b[2K", b"\x1b[2J",
+            b"\x1b[3;1H\n\n\n", b"\x1b[1;1H\x1b[K"]
+
+
+@pytest.mark.parametrize("row", EMPTIED_ROWS)
+@pytest.mark.parametrize("emptied_by", EMPTY_BY)
+def test_a_row_written_after_it_was_emptied_shows_no_earlier_text(both, row, emptied_by):
+    c_module, py_module = both
+    for wrap, rewritten in ((b"", b""), (b"\x1b[?7l", b""), (b"", b"\x1b[1;1H\x1b[2K\x1b[1;1Habcdefghijkl")):
+        for column in (1, 3, 4, 9, 10, 12):
+            for then in (b"", b"\x1b[1;1H\x1b[2Kq\x1b[1;11Hr", b"\x1b[1;1H\x1b[1@\x1b[1;12Hs"):
+                # (rewritten: the row emptied once, then written from column 0 before the emptying tested)
+                data = wrap + row + rewritten + emptied_by + b"\x1b[1;%dHw" % column + then
+                decoders = [impl.TranscriptDecoder(columns=12, rows=3) for impl in (c_module, py_module)]
+                outputs = [(d.decode(data), d.live, d.decode(b"", final=True), d.stats) for d in decoders]
+                assert outputs[0] == outputs[1], data
