@@ -1475,7 +1475,9 @@ cdef class ScreenSink(Sink):
                 self.put_char(char, width)
                 i += 1
                 continue
-            self.insert_run(text + i if text != NULL else NULL, cps + i if cps != NULL else NULL, k - i, width, fill)
+            if not (fill and sx > self.chunk_size and self.insert_fill(k - i, width, fill)):  # (insert_pair's)
+                self.insert_run(text + i if text != NULL else NULL, cps + i if cps != NULL else NULL, k - i, width,
+                                fill)
             i = k
         return 0
 
@@ -1491,10 +1493,7 @@ cdef class ScreenSink(Sink):
         cdef uint32_t *dst
         cdef Row *row = row_at(&self.screen, cy)  # (a row keeps its slot: the edits below change its cells only;
         # cy is where a region's lag left the cursor's row, as insertcharacter's, round 46)
-        cdef bint filled = fill and row.line.chunked != NULL and \
-            self.insert_fill(cy, row, m, fill | PAIRED if width == 2 else fill)
-        if not filled:
-            self.insertcharacter(m)
+        self.insertcharacter(m)
         if width == 2:
             x = cx + m
             while x < row.line.len and row_cell(row, x) == PAD:
@@ -1502,8 +1501,6 @@ cdef class ScreenSink(Sink):
             if x > cx + m:
                 self.clear_cells(cy, cx + m, x)
         self.cx = self.cursor_after(cx + m)  # (with auto-wrap off, a character at the last column keeps it there)
-        if filled:
-            return 0
         if fill and width == 1:  # (REP: a fill, one chunk on a chunked row)
             return self.write_fill(cy, row, cx, m, fill)
         if fill and self.fills_chunks(row, cx, m):  # (of a wide character: a fill of pairs, as pair_fill)
@@ -1524,26 +1521,36 @@ cdef class ScreenSink(Sink):
                 dst[2 * j + 1] = PAD
         return self.finish_cells()
 
-    cdef bint insert_fill(self, Py_ssize_t y, Row *row, Py_ssize_t n, uint32_t fill) except -1 nogil:
-        """insertcharacter(n) and then n cells of ``fill`` (a cell, or PAIRED) written at the cursor, on the
-        cursor's row (y, ``row``) where it is chunked and the insert moves cells (the cursor within the row's
-        cells, n no more than half the columns from it: move_cells' insert): the fill is what the insert puts
-        in (chunks_insert_fill), one edit. The insert leaves those cells blank, so the write overwrote
-        nothing; the padding the moved cells start with is the caller's to clear, as after the insert.
-        Inserted as blanks and then written, a character and then REP of it in insert mode joined the blanks
-        with their neighbours into literal cells, which each insert then moved (of a wide character at 1000
-        columns: 4,400 instructions a sequence; round 57). Returns False, having done nothing, otherwise."""
-        cdef Py_ssize_t sx = self.columns, cx = self.cx, size = row.line.len
-        if row.line.chunked == NULL or cx >= size or size > sx or cx + 2 * n > sx:
+    cdef bint insert_fill(self, Py_ssize_t n, int width, uint32_t fill) except -1 nogil:
+        """insert_run of n copies of ``fill`` (REP, or a lone wide character: insert_pair) on the cursor's row
+        where it is chunked and the insert moves cells (the cursor within the row's cells, the run's cells no
+        more than half the columns from it: move_cells' insert): the insert opens the characters' fill (of
+        pairs: PAIRED), one edit (chunks_insert_fill). It leaves those cells blank, so the write overwrote
+        nothing; the padding the moved cells start with is cleared as after the insert. Inserted as blanks
+        and then written, a character and then REP of it in insert mode joined the blanks with their
+        neighbours into literal cells, which each insert then moved (of a wide character at 1000 columns:
+        4,400 instructions a sequence; round 57). Here and not in insert_run: a branch there cost flat rows'
+        runs 26 instructions a call. Returns False, having done nothing, otherwise."""
+        cdef Py_ssize_t sx = self.columns, cx = self.cx, cy = self.cursor_row(), m = n * width, size, x
+        cdef Row *row = row_at(&self.screen, cy)
+        size = row.line.len
+        if row.line.chunked == NULL or cx >= size or size > sx or cx + 2 * m > sx:
             return False
-        screen_touch(&self.screen, y)
+        screen_touch(&self.screen, cy)
         if cx < row.lead:
             row.lead = cx
-        chunks_insert_fill(&row.line, cx, n, fill, self.chunk_size)
+        chunks_insert_fill(&row.line, cx, m, fill | PAIRED if width == 2 else fill, self.chunk_size)
         if row.line.len > sx:
             self.stats[S_OVERWRITTEN] += chunks_delete(&row.line, sx, row.line.len, self.chunk_size)
         row_trim(row, self.chunk_size)
         self.end_write(row, size, row.line.len, sx)
+        if width == 2:  # (insert_run's clear of the padding the moved cells start with)
+            x = cx + m
+            while x < row.line.len and row_cell(row, x) == PAD:
+                x += 1
+            if x > cx + m:
+                self.clear_cells(cy, cx + m, x)
+        self.cx = self.cursor_after(cx + m)
         return True
 
     cdef Py_ssize_t put_run(self, const uint32_t *cps, Py_ssize_t n, int width) except -1 nogil:
@@ -2256,10 +2263,7 @@ cdef class ScreenSink(Sink):
         of one character: insert_fill), where no wrap comes between them (a column before the last three:
         as for a run, the insert moves the cells from the cursor and blanks the two it writes). Returns
         False, having done nothing, elsewhere: put_char's two steps."""
-        if self.cx > self.columns - 4 or row_at(&self.screen, self.cursor_row()).line.chunked == NULL:
-            return False
-        self.insert_run(NULL, NULL, 1, 2, char)
-        return True
+        return self.cx <= self.columns - 4 and self.insert_fill(1, 2, char)
 
     cdef int insert_char(self, uint32_t char) except -1 nogil:
         """_screen_py.ScreenSink.insert_char, for put_char's every one-cell character in insert mode at a
