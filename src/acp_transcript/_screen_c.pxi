@@ -1475,7 +1475,8 @@ cdef class ScreenSink(Sink):
                 self.put_char(char, width)
                 i += 1
                 continue
-            if not (fill and sx > self.chunk_size and self.insert_fill(k - i, width, fill)):  # (insert_pair's)
+            # (REP on a chunked row: insert_fill; a screen no wider than a chunk has none, as in put_char)
+            if not (fill and sx > self.chunk_size and self.insert_fill(k - i, width, fill)):
                 self.insert_run(text + i if text != NULL else NULL, cps + i if cps != NULL else NULL, k - i, width,
                                 fill)
             i = k
