@@ -141,6 +141,9 @@ ONLY_C = {
     # ...and characters inserted in insert mode as the fill the insert opens for them, a lone wide one too (the
     # fallback's insert and write are slices of one str)
     ("ScreenSink", "insert_fill"), ("ScreenSink", "insert_pair"),
+    # ...whose clear of the padding the moved cells start with is insert_run's too (the fallback's insert_run
+    # clears it in its one splice)
+    ("ScreenSink", "clear_moved_padding"),
     # the run decoder and the CSI fast path, which the fallback does with re, and UTF-8 byte by byte
     ("Parser", "text_run"), ("Parser", "csi_fast"), ("Parser", "utf8_byte"),
     # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)

@@ -1490,17 +1490,13 @@ cdef class ScreenSink(Sink):
         one at a time pushed past the margin, counted as overwritten now). A wide character's first insert
         also cleared the padding that then followed it (overwrite: the right half of a wide character the
         cursor was on), which is now past the run."""
-        cdef Py_ssize_t cx = self.cx, cy = self.cursor_row(), m = n * width, j, x
+        cdef Py_ssize_t cx = self.cx, cy = self.cursor_row(), m = n * width, j
         cdef uint32_t *dst
         cdef Row *row = row_at(&self.screen, cy)  # (a row keeps its slot: the edits below change its cells only;
         # cy is where a region's lag left the cursor's row, as insertcharacter's, round 46)
         self.insertcharacter(m)
         if width == 2:
-            x = cx + m
-            while x < row.line.len and row_cell(row, x) == PAD:
-                x += 1
-            if x > cx + m:
-                self.clear_cells(cy, cx + m, x)
+            self.clear_moved_padding(cy, row, cx + m)
         self.cx = self.cursor_after(cx + m)  # (with auto-wrap off, a character at the last column keeps it there)
         if fill and width == 1:  # (REP: a fill, one chunk on a chunked row)
             return self.write_fill(cy, row, cx, m, fill)
@@ -1532,7 +1528,7 @@ cdef class ScreenSink(Sink):
         neighbours into literal cells, which each insert then moved (of a wide character at 1000 columns:
         4,400 instructions a sequence; round 57). Here and not in insert_run: a branch there cost flat rows'
         runs 26 instructions a call. Returns False, having done nothing, otherwise."""
-        cdef Py_ssize_t sx = self.columns, cx = self.cx, cy = self.cursor_row(), m = n * width, size, x
+        cdef Py_ssize_t sx = self.columns, cx = self.cx, cy = self.cursor_row(), m = n * width, size
         cdef Row *row = row_at(&self.screen, cy)
         size = row.line.len
         if row.line.chunked == NULL or cx >= size or size > sx or cx + 2 * m > sx:
@@ -1545,14 +1541,21 @@ cdef class ScreenSink(Sink):
             self.stats[S_OVERWRITTEN] += chunks_delete(&row.line, sx, row.line.len, self.chunk_size)
         row_trim(row, self.chunk_size)
         self.end_write(row, size, row.line.len, sx)
-        if width == 2:  # (insert_run's clear of the padding the moved cells start with)
-            x = cx + m
-            while x < row.line.len and row_cell(row, x) == PAD:
-                x += 1
-            if x > cx + m:
-                self.clear_cells(cy, cx + m, x)
+        if width == 2:
+            self.clear_moved_padding(cy, row, cx + m)
         self.cx = self.cursor_after(cx + m)
         return True
+
+    cdef inline int clear_moved_padding(self, Py_ssize_t y, Row *row, Py_ssize_t x) except -1 nogil:
+        """After an insert of wide characters' cells that ends at column x: the padding the moved cells start
+        with (the right half of a wide character the cursor was on) is cleared, as the first insert's
+        overwrite cleared it (insert_run, insert_fill)."""
+        cdef Py_ssize_t stop = x
+        while stop < row.line.len and row_cell(row, stop) == PAD:
+            stop += 1
+        if stop > x:
+            self.clear_cells(y, x, stop)
+        return 0
 
     cdef Py_ssize_t put_run(self, const uint32_t *cps, Py_ssize_t n, int width) except -1 nogil:
         """_screen_py.ScreenSink.put_run: characters of one width (1 or 2; no space, no ZWJ) with auto-wrap
