@@ -213,3 +213,13 @@ SCREEN_PIECES = ["ab", "abc", "wxyz", " ", "  ", "x y", "\u4e2d", "\u4e2d\u6587"
 def test_any_frames_on_any_screen(both, pieces, columns, rows, max_live_cells):
     agree(both, "".join(pieces).encode(), {"columns": columns, "rows": rows, "max_live_cells": max_live_cells},
           sizes=(None,))
+
+
+@pytest.mark.parametrize("data", ["\rab\r\u2588\u4e2d", "\rabcd\r\u2588xy\u4e2dz\rq", "\rabcd\rxyz\u4e2d\u6587\r",
+                                  "\r\u4e2d\u6587\rx\u4e2d\u6587\r", "\rabcd\r\u4e2d\u6587\u5b57"])
+@pytest.mark.parametrize("columns", [2, 4, 5])
+def test_a_frame_as_wide_as_the_row_before_one_whose_wide_character_wraps_is_drawn(both, data, columns):
+    """(round 57, found by test_any_frames_on_any_screen) A frame that fills the row, then one of more cells
+    whose wide character falls on the last column: that character wraps before it is written, so the last
+    cell keeps what the first frame wrote there, and the first frame is not skipped."""
+    agree(both, data.encode(), {"columns": columns, "rows": 2})

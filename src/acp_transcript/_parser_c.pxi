@@ -1035,7 +1035,10 @@ cdef class Parser:
                 next_chars = next_cells
             # (a sized screen: only over cells that hold no padding but a wide character's own, and none in the
             # one after the next frame's; Sink.frame_clean, asked again only for a longer frame)
-            if next_cells < cells or (sized and next_cells > clean and not self.sink.frame_clean(next_cells)):
+            # (and not a frame as wide as the row before one that wraps: a wide character at the last column
+            # wraps before it is written, and leaves that cell as the frame wrote it; round 57)
+            if next_cells < cells or (sized and cells == limit and next_cells > limit) or (
+                    sized and next_cells > clean and not self.sink.frame_clean(next_cells)):
                 self.frame_at = data + start  # (frames that shrink: each is scanned once, not twice)
                 self.frame_stop = next_end
                 self.frame_cells = next_cells

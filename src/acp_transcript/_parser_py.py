@@ -632,7 +632,9 @@ class Parser:
             start = end + 1
             end = _frame_end(data, start)
             next_cells, next_chars = _frame_cells(data[start:end].decode(), sized)
-            if next_cells < cells:
+            if next_cells < cells or (sized is not None and cells == limit < next_cells):
+                # (a sized screen: a frame as wide as the row, and a next one that wraps, whose wide character
+                # at the last column wraps before it is written and leaves that cell as the frame wrote it)
                 break
             # (a sized screen: only over cells that hold no padding but a wide character's own, and none in the
             # one after the next frame's; asked again only for a longer frame)
