@@ -8,6 +8,7 @@ codes beside a row that has any)."""
 
 from __future__ import annotations
 
+import itertools
 from unittest import mock
 
 import pytest
@@ -237,6 +238,32 @@ def test_a_character_and_rep_of_it_in_insert_mode_keep_a_long_row_one_fill(both)
         assert [count for _, count, _ in decoder._row_chunks()] == [1, 0]
         assert decoder.live == fallback.live == char * (500 if char == "\u4e2d" else 1000)
         assert decoder.stats == fallback.stats
+
+
+# (round 58) Rows made chunks, emptied (their chunks kept by the core as spare memory: ChunkSpares), then other
+# rows made chunks from that memory: a reused table must start with no chunks, hold as many chunks as the new
+# row needs (a short row's table, then a long row) and reused cells show only what is copied into them; a
+# table too big to keep (200 columns of one-cell chunks) is freed.
+SPARE_ROWS = [b"abcdefghij" * 20, "\u4e2d\u00e9x".encode() * 50, b"q\x1b[150b", b"uv", "\u4e2d\x1b[40b".encode()]
+SPARE_EMPTIED_BY = [b"\r\n" * 3, b"\x1b[2J", b"\x1b[1;1H\x1b[2K\x1b[2;1H\x1b[2K", b"\x1bD" * 3, b"\x1b[3S"]
+
+
+def test_rows_made_chunks_from_emptied_rows_memory_show_only_their_own_text(both):
+    c_module, py_module = both
+    for cells in (1, 3, 16):
+        with chunk_cells(c_module, cells):
+            for columns in (30, 200):
+                for screen in (b"", b"\x1b[?1049h"):
+                    for emptied_by in SPARE_EMPTIED_BY:
+                        for first, then in itertools.product(SPARE_ROWS, repeat=2):
+                            data = screen + b"".join(
+                                b"".join(b"\x1b[%d;1H" % y + row[:columns] + b"\x1b[%d;2H\x1b[2X" % y for y in (1, 2))
+                                + emptied_by for row in (first, then, first))  # (the ECH makes each row chunks)
+                            got = []
+                            for impl in (c_module, py_module):
+                                decoder = impl.TranscriptDecoder(columns=columns, rows=3)
+                                got.append((decoder.decode(data), decoder.live, decoder.stats))
+                            assert got[0] == got[1], (cells, columns, data)
 
 
 # Edits over a row of a wide character's pairs by REP (one PAIRED fill in the core's chunks, _chunks_c.pxi):

@@ -154,35 +154,81 @@ cdef inline int chunks_reserve(Line *line, Py_ssize_t extra) except -1 nogil:
     return 0
 
 
-cdef void line_free_chunks(Line *line) noexcept nogil:
+# What rows made chunks leave when they are emptied, for the next rows made chunks (ScreenSink.spares): a few
+# LongLines with their tables and a few literal chunks' cells. Wide text repeated past a 1000-column alternate
+# screen makes two rows chunks a line and frees two (a LongLine, its table and a literal chunk each), and
+# malloc and free were 31% of its instructions (round 57: 42-44 MB/s). At most SPARE_LONG_LINES tables of
+# SPARE_TABLE_CAP chunks and SPARE_CHUNKS chunks' cells are kept (about 11 KB at the default chunk size).
+cdef enum:
+    SPARE_LONG_LINES = 2
+    SPARE_TABLE_CAP = 64
+    SPARE_CHUNKS = 4
+
+ctypedef struct ChunkSpares:
+    LongLine *lines[SPARE_LONG_LINES]  # each with no chunks, its table of at most SPARE_TABLE_CAP kept
+    uint32_t *cells[SPARE_CHUNKS]  # each room for the owner's chunk size
+    int nlines, ncells
+
+
+cdef void spares_free(ChunkSpares *spares) noexcept nogil:
+    cdef int i
+    for i in range(spares.nlines):
+        free(spares.lines[i].chunks)
+        free(spares.lines[i])
+    for i in range(spares.ncells):
+        free(spares.cells[i])
+    spares.nlines = spares.ncells = 0
+
+
+cdef void line_free_chunks(Line *line, ChunkSpares *spares) noexcept nogil:
+    """Free a chunked line's chunks, or keep them in ``spares`` (NULL: none) while it has room."""
     cdef Py_ssize_t k
-    for k in range(line.chunked.nchunks):
-        free(line.chunked.chunks[k].cells)
-    free(line.chunked.chunks)
-    free(line.chunked)
+    cdef LongLine *chunked = line.chunked
+    for k in range(chunked.nchunks):
+        if spares != NULL and spares.ncells < SPARE_CHUNKS and chunked.chunks[k].cells != NULL:
+            spares.cells[spares.ncells] = chunked.chunks[k].cells
+            spares.ncells += 1
+        else:
+            free(chunked.chunks[k].cells)
+    if spares != NULL and spares.nlines < SPARE_LONG_LINES and chunked.cap <= SPARE_TABLE_CAP:
+        chunked.nchunks = 0
+        spares.lines[spares.nlines] = chunked
+        spares.nlines += 1
+    else:
+        free(chunked.chunks)
+        free(chunked)
     line.chunked = NULL
 
 
-cdef int line_to_chunks(Line *line, Py_ssize_t size) except -1 nogil:
-    """Turn a flat line into full literal chunks (once per line: the cost of cells already written). On
-    MemoryError the line stays flat."""
+cdef int line_to_chunks(Line *line, Py_ssize_t size, ChunkSpares *spares) except -1 nogil:
+    """Turn a flat line into full literal chunks (once per line: the cost of cells already written), from
+    ``spares`` (NULL: none) where they hold memory of the chunk size. On MemoryError the line stays flat."""
     cdef Py_ssize_t n = line.len, count = (line.len + size - 1) // size, k, part
     cdef uint32_t *cells
-    cdef LongLine *chunked = <LongLine *>calloc(1, sizeof(LongLine))
-    if chunked != NULL:
-        chunked.cap = count + 16
-        chunked.chunks = <Chunk *>malloc(chunked.cap * sizeof(Chunk))
-        if chunked.chunks == NULL:
-            free(chunked)
-            chunked = NULL
-    if chunked == NULL:
-        with gil:
-            raise MemoryError()
+    cdef LongLine *chunked
+    if spares != NULL and spares.nlines and spares.lines[spares.nlines - 1].cap >= count:
+        spares.nlines -= 1
+        chunked = spares.lines[spares.nlines]
+    else:
+        chunked = <LongLine *>calloc(1, sizeof(LongLine))
+        if chunked != NULL:
+            chunked.cap = count + 16
+            chunked.chunks = <Chunk *>malloc(chunked.cap * sizeof(Chunk))
+            if chunked.chunks == NULL:
+                free(chunked)
+                chunked = NULL
+        if chunked == NULL:
+            with gil:
+                raise MemoryError()
     line.chunked = chunked
     for k in range(count):
-        cells = <uint32_t *>malloc(size * sizeof(uint32_t))
+        if spares != NULL and spares.ncells:
+            spares.ncells -= 1
+            cells = spares.cells[spares.ncells]
+        else:
+            cells = <uint32_t *>malloc(size * sizeof(uint32_t))
         if cells == NULL:
-            line_free_chunks(line)
+            line_free_chunks(line, NULL)
             with gil:
                 raise MemoryError()
         part = n - k * size if n - k * size < size else size

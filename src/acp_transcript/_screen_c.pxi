@@ -434,7 +434,7 @@ cdef void screen_forget(Screen *screen) noexcept nogil:
 cdef void screen_free(Screen *screen) noexcept nogil:
     cdef Py_ssize_t slot
     for slot in range(screen.pooled):  # free slots hold no cells
-        row_free_cells(&screen.pool[slot])
+        row_free_cells(&screen.pool[slot], NULL)
     free(screen.pool)
     free(screen.free_slots)
     free(screen.block)
@@ -528,7 +528,7 @@ cdef int screen_rotate(Screen *screen, Py_ssize_t a, Py_ssize_t b, Py_ssize_t d)
 cdef int screen_remove_row(Screen *screen, Py_ssize_t y) except -1 nogil:
     """Row y goes (its cells freed; the caller has accounted them); the rows below move up."""
     cdef uint32_t slot = screen.order[y] & ROW_SLOT
-    row_free_cells(&screen.pool[slot])
+    row_free_cells(&screen.pool[slot], NULL)
     memset(&screen.pool[slot], 0, sizeof(Row))
     screen.free_slots[screen.nfree] = slot
     screen.nfree += 1
@@ -548,13 +548,14 @@ cdef int screen_settle(Screen *screen, Py_ssize_t top, Py_ssize_t bottom, Py_ssi
     return screen_rotate(screen, top, bottom + 1, -k if 2 * k <= size else size - k)
 
 
-cdef inline int screen_rotate_up(Screen *screen, Py_ssize_t top, Py_ssize_t bottom) except -1 nogil:
+cdef inline int screen_rotate_up(Screen *screen, Py_ssize_t top, Py_ssize_t bottom,
+                                 ChunkSpares *spares) except -1 nogil:
     """Rows (top, bottom] move up one; row top's cells (emptied; the caller has accounted them) are reused
     for the new empty row at bottom: scrolling a full screen line by line allocates nothing (a large
     buffer is freed instead, as empty_row does), and moves no row (screen_rotate moves the window)."""
     cdef Row *row = row_at(screen, top)
     if row.line.cap > SPARE_MAX_CAP or row.line.chunked != NULL:
-        row_release(row)
+        row_release(row, spares)
     row.line.len = row.used = row.zeroed = 0
     row.wrapped = False
     screen_blank_entry(screen, top)
@@ -658,16 +659,17 @@ cdef inline void outside(Py_ssize_t begin, Py_ssize_t other, Py_ssize_t n, Py_ss
         stop[0] = begin + n
 
 
-cdef inline void row_free_cells(Row *row) noexcept nogil:
-    """Free a row's cells, flat or chunked (the caller then resets the row)."""
+cdef inline void row_free_cells(Row *row, ChunkSpares *spares) noexcept nogil:
+    """Free a row's cells, flat or chunked (its chunks into ``spares`` while they have room; NULL: none). The
+    caller then resets the row."""
     if row.line.cells != NULL:  # (most rows a line move releases are empty: no call)
         free(row.line.cells)
     if row.line.chunked != NULL:
-        line_free_chunks(&row.line)
+        line_free_chunks(&row.line, spares)
 
 
-cdef inline void row_release(Row *row) noexcept nogil:
-    row_free_cells(row)
+cdef inline void row_release(Row *row, ChunkSpares *spares) noexcept nogil:
+    row_free_cells(row, spares)
     memset(row, 0, sizeof(Row))
 
 
@@ -1142,6 +1144,7 @@ cdef class ScreenSink(Sink):
     cdef uint32_t *scratch  # REP's characters
     cdef Py_ssize_t scratch_cap
     cdef Py_ssize_t chunk_size  # a row becomes chunks when an edit would touch more cells than this (row_cell)
+    cdef ChunkSpares spares  # emptied chunked rows' memory, for the next rows made chunks (chunk_row)
     cdef uint32_t *staged  # cells prepare_cells hands out for a chunked row, until finish_cells puts them in
     cdef Py_ssize_t staged_cap, staged_y, staged_x, staged_n
     cdef uint32_t *flat  # a chunked row's cells laid out flat for its text (row_text)
@@ -1155,6 +1158,7 @@ cdef class ScreenSink(Sink):
         screen_free(&self.screen)
         screen_free(&self.main)
         screen_free(&self.alt_spare)
+        spares_free(&self.spares)
         free(self.marks)
         free(self.scratch)
         free(self.staged)
@@ -2043,7 +2047,7 @@ cdef class ScreenSink(Sink):
                     row = row_at(&self.screen, y)
                     self.stats[S_ALT] += row_written(row, 0, row.line.len)
                     self.empty_row(y)
-                    row_release(row)  # (nor a small buffer: the kept screen holds what a new one would)
+                    row_release(row, NULL)  # (nor a small buffer: the kept screen holds what a new one would)
                     y = screen_next_busy(&self.screen, y + 1, stop)
             screen_blanked(&self.screen, 0, self.screen.height)
             screen_free(&self.alt_spare)
@@ -2405,7 +2409,7 @@ cdef class ScreenSink(Sink):
 
     cdef int chunk_row(self, Row *row) except -1 nogil:
         """A flat row becomes chunks (once in its life on the screen: O(its cells)); returns 1."""
-        line_to_chunks(&row.line, self.chunk_size)
+        line_to_chunks(&row.line, self.chunk_size, &self.spares)
         return 1
 
     cdef inline int put_cell(self, Row *row, uint32_t *flat, Py_ssize_t x, uint32_t cell) except -1 nogil:
@@ -2788,7 +2792,7 @@ cdef class ScreenSink(Sink):
         cdef Row *row = row_at(&self.screen, y)
         self.screen.cells -= row.line.len
         if row.line.cap > SPARE_MAX_CAP or row.line.chunked != NULL:  # (a chunked row is never kept empty)
-            row_release(row)
+            row_release(row, &self.spares)
         row_emptied(row)
         row.wrapped = False
         screen_blank_entry(&self.screen, y)
@@ -2880,7 +2884,7 @@ cdef class ScreenSink(Sink):
             return self.move_lines(top, top + 1, bottom - top)
         self.to_history(top)
         self.screen.cells -= row_at(&self.screen, top).line.len
-        screen_rotate_up(&self.screen, top, bottom)
+        screen_rotate_up(&self.screen, top, bottom, &self.spares)
         screen_busy_up(&self.screen, top, bottom)
         return 0
 
@@ -3250,7 +3254,7 @@ cdef class ScreenSink(Sink):
     cdef int scroll_region_full(self) except -1 nogil:
         self.to_history(0)
         self.screen.cells -= row_at(&self.screen, 0).line.len
-        screen_rotate_up(&self.screen, 0, self.screen.height - 1)
+        screen_rotate_up(&self.screen, 0, self.screen.height - 1, &self.spares)
         screen_busy_up(&self.screen, 0, self.screen.height - 1)
         return 0
 

@@ -96,7 +96,7 @@ cdef class LineWindow:
     cdef void release_line(self, Line *line) noexcept nogil:
         """A line leaves the window: keep its buffer for the next new line, or free it."""
         if line.chunked != NULL:
-            line_free_chunks(line)
+            line_free_chunks(line, NULL)
         if self.nspare < SPARE_LINES and 0 < line.cap <= SPARE_MAX_CAP:
             self.spare[self.nspare] = line[0]
             self.nspare += 1
@@ -238,7 +238,7 @@ cdef class LineWindow:
             return 1
         if line.len > self.chunk_size:
             line_widen(line)
-            line_to_chunks(line, self.chunk_size)
+            line_to_chunks(line, self.chunk_size, NULL)
             return 1
         return 0
 
@@ -261,7 +261,7 @@ cdef class LineWindow:
             return self.chunked(line)
         if gap > self.chunk_size and (gap > self.max_jump or self.discard and not line.narrow):
             line_widen(line)
-            line_to_chunks(line, self.chunk_size)
+            line_to_chunks(line, self.chunk_size, NULL)
             return 1
         return 0
 
