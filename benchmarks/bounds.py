@@ -369,6 +369,11 @@ CASES = {
     # a fifth wrote the thousand copies put_run reads, where pair_fill's fills of pairs wrote every row
     "sized 1000x24: REP of a wide character + CR on the alternate screen": (
         "b'\\x1b[?1049h'", "'\\u4e2d\\x1b[1024b\\r'.encode() * 6553"),
+    # (round 58, the core's sweep) with a line feed, or x for the wide character: two rows a line become chunks
+    # and two are emptied, and malloc and free were 31% of the instructions (42-51 MB/s; ChunkSpares)
+    "sized 1000x24: REP of a wide character + LF on the alternate screen": (
+        "b'\\x1b[?1049h'", "'\\u4e2d\\x1b[1024b\\n'.encode() * 5957"),
+    "sized 1000x24: x then REP 1024 on the alternate screen": ("b'\\x1b[?1049h'", "b'x\\x1b[1024b' * 7281"),
     # auto-wrap off (DECAWM, CSI ? 7 l): text past the last column is written there one character over the
     # other, and REP (up to the margin) was a put_char a character in both twins (round 34: found by timing
     # the fuzz corpus unit by unit); now the last of a run, and fills. REP of a space stays put_char's (a space
