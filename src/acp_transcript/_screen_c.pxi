@@ -2493,13 +2493,17 @@ cdef class ScreenSink(Sink):
         y = self.cursor_row()
         row = row_at(&self.screen, y)
         x = cx - 1
-        while x >= 0 and x < row.line.len and row_cell(row, x) == PAD:
+        cell = BLANK
+        while x >= 0 and x < row.line.len:  # (each cell read once: on a chunked row a read is a walk)
+            cell = row_cell(row, x)
+            if cell != PAD:
+                break
             x -= 1
         if x < 0:
             return 0
-        if x >= row.line.len or row_cell(row, x) == BLANK:
+        if x >= row.line.len or cell == BLANK:
             self.write_cells(y, x, &space, 1)
-        cell = row_cell(row, x)
+            cell = space
         if cell & MARKED:
             mark = &self.marks[cell & ~MARKED]
             if mark.nbytes + utf8_length(char) > MAX_CELL_BYTES:
