@@ -301,6 +301,9 @@ CASES = {
     "sized 80x24: e and a combining mark then REP 79 + LF": ("b''", "'e\\u0301\\x1b[79b\\n'.encode() * 7281"),
     "sized 1000x24: insert mode: e and a combining mark then REP 79 + CR": (
         "b'\\x1b[4h'", "'e\\u0301\\x1b[79b\\r'.encode() * 7281"),
+    # (round 58, the core's sweep) without the REP: each marked cell has a mark of its own, so the row is literal
+    # chunks that each insert moves, and combine read the cell it joins three times, a walk of the chunks each
+    "sized 1000x24: insert mode: e and a combining mark then CR": ("b'\\x1b[4h'", "'e\\u0301\\r'.encode() * 16384"),
     "sized 1000x24: REP of a bidi control then CR": ("b''", "'\\u202e\\x1b[1024b\\r'.encode() * 6553"),
     # (round 35, a miss) IL or RI do not move the cursor's column: x then IL writes each x one column further
     # on a new row, whose blanks before it are cells (padded, then counted when the row is lost)
