@@ -157,8 +157,9 @@ cdef inline int chunks_reserve(Line *line, Py_ssize_t extra) except -1 nogil:
 # What rows made chunks leave when they are emptied, for the next rows made chunks (ScreenSink.spares): a few
 # LongLines with their tables and a few literal chunks' cells. Wide text repeated past a 1000-column alternate
 # screen makes two rows chunks a line and frees two (a LongLine, its table and a literal chunk each), and
-# malloc and free were 31% of its instructions (round 57: 42-44 MB/s). At most SPARE_LONG_LINES tables of
-# SPARE_TABLE_CAP chunks and SPARE_CHUNKS chunks' cells are kept (about 11 KB at the default chunk size).
+# malloc and free were 31% of its instructions (42-44 MB/s; benchmarks/README.md, round 58). At most
+# SPARE_LONG_LINES tables of SPARE_TABLE_CAP chunks and SPARE_CHUNKS chunks' cells are kept (about 11 KB at
+# the default chunk size).
 cdef enum:
     SPARE_LONG_LINES = 2
     SPARE_TABLE_CAP = 64
