@@ -7,6 +7,7 @@ that makes each edit O(n/size + size)."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 
 import pytest
 from hypothesis import given, settings
@@ -264,3 +265,26 @@ def test_written_cells_of_gapped_lines_are_counted_as_the_fallback_counts_them(b
     data = b"\x1b[?1049h" + b"".join(line + end for line in lines)
     results = [run(module, [data], {"live_lines": 2, "max_jump": 5000}, live=False) for module in both]
     assert results[0] == results[1]
+
+
+# (round 59) The window keeps the cells of literal chunks its lines' edits remove (ChunkSpares) and hands them
+# to the next chunk any of its lines needs. Two lines of different text, each edited in turn near where the
+# other was, so that a chunk's memory that came from the other line and still showed any of its old cells
+# would show in this line's text; and the stats (cells overwritten count the written cells each edit took).
+SPARE_LINES = [b"abcdefghij" * 6, "\u4e2d\u00e9x".encode() * 20, b"q\x1b[70b", "\u202ez".encode() * 30]
+SPARE_EDITS = [b"\x1b[1K", b"\x1b[2K", b"\x1b[5X", b"\x1b[3@", b"\x1b[4P", b"zz", "\u4e2d".encode(), b"\x1b[K"]
+
+
+@pytest.mark.parametrize("cells", [1, 3, 16])
+def test_lines_edited_in_turns_reuse_chunk_memory_and_show_only_their_own_text(both, cells):
+    c_module, _ = both
+    for first, second in itertools.permutations(SPARE_LINES, 2):
+        for edit in SPARE_EDITS:
+            turns = b"".join(b"\x1b[A\x1b[%dG" % column + edit + b"\x1b[B\x1b[%dG" % (column + 7) + edit + b"y"
+                             for column in (3, 40, 9, 55, 1))
+            chunks = [first + b"\r\n" + second, turns, b"\x1b[A\x1b[80G" + edit + b"\r\n"]
+            assert_chunks_change_nothing(both, chunks, {}, cells, live=True)
+            with chunk_cells(c_module, cells):
+                decoder = c_module.TranscriptDecoder()
+                decoder.decode(b"".join(chunks[:2]))
+                assert [unjoined for _, _, unjoined in decoder._line_chunks()] == [0, 0], (first, second, edit)

@@ -9,11 +9,17 @@ ctypedef struct Chunk:
     Py_ssize_t len
     uint32_t fill  # a fill's cell
 
+cdef struct ChunkSpares  # (_chunks_c.pxi)
+
 # A chunked line's chunks, behind one pointer so that a Line stays 40 bytes (a window slides arrays of them).
 ctypedef struct LongLine:
     Chunk *chunks
     Py_ssize_t nchunks, cap
     Py_ssize_t finger, finger_at  # a chunk index < nchunks (or 0) and its first column: where walks can start
+    # The spare chunk memory of the line's owner (a LineWindow's or a ScreenSink's; NULL: none), which its
+    # edits take cells from and give removed literals' cells to. Only the owner edits its lines, and it
+    # frees them before its spares.
+    ChunkSpares *spares
 
 ctypedef struct Line:
     uint32_t *cells  # a flat line's cells (NULL when chunked)
@@ -1366,7 +1372,7 @@ cdef int line_text(Line *line, Buf *out) except -1 nogil:
     cdef Line flat
     if line.chunked != NULL:  # a chunked line's text is its cells laid out flat (once, as it is output)
         memset(&flat, 0, sizeof(Line))
-        flat.cells = chunk_alloc(n if n else 1)
+        line_reserve(&flat, n if n else 1)
         chunks_flatten(line, flat.cells)
         flat.len = n
         try:

@@ -25,12 +25,52 @@ cdef enum:
     PAIR_ODD = 0x20000000u  # a PAIRED fill that starts with the padding
     PAIR_CHAR = 0x1FFFFFu  # a PAIRED fill's character
 
-cdef uint32_t *chunk_alloc(Py_ssize_t size) except NULL nogil:
-    cdef uint32_t *cells = <uint32_t *>malloc(size * sizeof(uint32_t))
+# Chunk memory kept for reuse by a line's owner (LongLine.spares: a ScreenSink's, a LineWindow's): a few
+# LongLines with their tables, which rows made chunks leave when they are emptied, and a few literal chunks'
+# cells, which those rows and edits leave. Wide text repeated past a 1000-column alternate screen makes two
+# rows chunks a line and frees two (a LongLine, its table and a literal chunk each): `malloc` and `free` were
+# 31% of its instructions (benchmarks/README.md, round 58). A character then `EL 1` on an unsized line past a
+# chunk's size frees a literal chunk for the cut and allocates one for the next character: 30% (round 59).
+# A chunk's cells are 2 KiB at the default size, past glibc's per-thread cache (1 KiB), so each such pair took
+# the allocator's bins. At most SPARE_LONG_LINES tables of SPARE_TABLE_CAP chunks and SPARE_CHUNKS chunks'
+# cells are kept (about 11 KB an owner at the default chunk size).
+cdef enum:
+    SPARE_LONG_LINES = 2
+    SPARE_TABLE_CAP = 64
+    SPARE_CHUNKS = 4
+
+cdef struct ChunkSpares:
+    LongLine *lines[SPARE_LONG_LINES]  # each with no chunks, its table of at most SPARE_TABLE_CAP kept
+    uint32_t *cells[SPARE_CHUNKS]  # each room for the owner's chunk size
+    int nlines, ncells
+
+
+cdef inline uint32_t *chunk_cells(Line *line, Py_ssize_t size) noexcept nogil:
+    """Room for one literal chunk of ``line``: a spare of its owner's, or a new block (NULL: out of memory)."""
+    cdef ChunkSpares *spares = line.chunked.spares
+    if spares != NULL and spares.ncells:
+        spares.ncells -= 1
+        return spares.cells[spares.ncells]
+    return <uint32_t *>malloc(size * sizeof(uint32_t))
+
+
+cdef uint32_t *chunk_alloc(Line *line, Py_ssize_t size) except NULL nogil:
+    cdef uint32_t *cells = chunk_cells(line, size)
     if cells == NULL:
         with gil:
             raise MemoryError()
     return cells
+
+
+cdef inline void chunk_free(Line *line, uint32_t *cells) noexcept nogil:
+    """A literal chunk's cells an edit of ``line`` removed (NULL: a fill's, none): kept for its owner's next
+    chunk while the owner's spares have room, else freed."""
+    cdef ChunkSpares *spares = line.chunked.spares
+    if cells != NULL and spares != NULL and spares.ncells < SPARE_CHUNKS:
+        spares.cells[spares.ncells] = cells
+        spares.ncells += 1
+    else:
+        free(cells)
 
 
 cdef inline void fill_cells(uint32_t *cells, uint32_t cell, Py_ssize_t n) noexcept nogil:
@@ -154,23 +194,6 @@ cdef inline int chunks_reserve(Line *line, Py_ssize_t extra) except -1 nogil:
     return 0
 
 
-# What rows made chunks leave when they are emptied, for the next rows made chunks (ScreenSink.spares): a few
-# LongLines with their tables and a few literal chunks' cells. Wide text repeated past a 1000-column alternate
-# screen makes two rows chunks a line and frees two (a LongLine, its table and a literal chunk each), and
-# malloc and free were 31% of its instructions (42-44 MB/s; benchmarks/README.md, round 58). At most
-# SPARE_LONG_LINES tables of SPARE_TABLE_CAP chunks and SPARE_CHUNKS chunks' cells are kept (about 11 KB at
-# the default chunk size).
-cdef enum:
-    SPARE_LONG_LINES = 2
-    SPARE_TABLE_CAP = 64
-    SPARE_CHUNKS = 4
-
-ctypedef struct ChunkSpares:
-    LongLine *lines[SPARE_LONG_LINES]  # each with no chunks, its table of at most SPARE_TABLE_CAP kept
-    uint32_t *cells[SPARE_CHUNKS]  # each room for the owner's chunk size
-    int nlines, ncells
-
-
 cdef void spares_free(ChunkSpares *spares) noexcept nogil:
     cdef int i
     for i in range(spares.nlines):
@@ -203,7 +226,8 @@ cdef void line_free_chunks(Line *line, ChunkSpares *spares) noexcept nogil:
 
 cdef int line_to_chunks(Line *line, Py_ssize_t size, ChunkSpares *spares) except -1 nogil:
     """Turn a flat line into full literal chunks (once per line: the cost of cells already written), from
-    ``spares`` (NULL: none) where they hold memory of the chunk size. On MemoryError the line stays flat."""
+    ``spares`` (NULL: none) where they hold memory of the chunk size; the line's edits take from and give to
+    them from now on (LongLine.spares). On MemoryError the line stays flat."""
     cdef Py_ssize_t n = line.len, count = (line.len + size - 1) // size, k, part
     cdef uint32_t *cells
     cdef LongLine *chunked
@@ -221,13 +245,10 @@ cdef int line_to_chunks(Line *line, Py_ssize_t size, ChunkSpares *spares) except
         if chunked == NULL:
             with gil:
                 raise MemoryError()
+    chunked.spares = spares
     line.chunked = chunked
     for k in range(count):
-        if spares != NULL and spares.ncells:
-            spares.ncells -= 1
-            cells = spares.cells[spares.ncells]
-        else:
-            cells = <uint32_t *>malloc(size * sizeof(uint32_t))
+        cells = chunk_cells(line, size)
         if cells == NULL:
             line_free_chunks(line, NULL)
             with gil:
@@ -264,7 +285,7 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
         if stop < start + chunk.len:  # strictly inside one chunk: it becomes head, the opened chunks, tail
             set_fill(&tail, fill_from(chunk.fill, stop - start), start + chunk.len - stop)
             if chunk.cells != NULL:
-                tail.cells = chunk_alloc(size)
+                tail.cells = chunk_alloc(line, size)
                 memcpy(tail.cells, chunk.cells + stop - start, tail.len * sizeof(uint32_t))
             gone[0] += chunk_written(chunk, offset, stop - start)
             chunk.len = offset
@@ -285,7 +306,7 @@ cdef Py_ssize_t chunks_cut(Line *line, Py_ssize_t k, Py_ssize_t start, Py_ssize_
         gone[0] += chunk_written(&line.chunked.chunks[j], 0, line.chunked.chunks[j].len)
         at += line.chunked.chunks[j].len
         line.len -= line.chunked.chunks[j].len
-        free(line.chunked.chunks[j].cells)
+        chunk_free(line, line.chunked.chunks[j].cells)
         j += 1
     if j < line.chunked.nchunks and at < stop:  # the last chunk loses its head
         chunk = &line.chunked.chunks[j]
@@ -316,7 +337,7 @@ cdef int chunks_join(Line *line, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t size) 
     for i in range(first, end):
         b = &line.chunked.chunks[i]
         if b.len == 0:
-            free(b.cells)
+            chunk_free(line, b.cells)
             continue
         if w > first:
             a = &line.chunked.chunks[w - 1]
@@ -325,7 +346,7 @@ cdef int chunks_join(Line *line, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t size) 
                 continue
             if a.len + b.len <= size:
                 if a.cells == NULL:
-                    cells = <uint32_t *>malloc(size * sizeof(uint32_t))
+                    cells = chunk_cells(line, size)
                     if cells == NULL:  # close the gap [w, i) so that the line stays whole, then fail
                         memmove(line.chunked.chunks + w, line.chunked.chunks + i, (line.chunked.nchunks - i) * sizeof(Chunk))
                         line.chunked.nchunks -= i - w
@@ -337,7 +358,7 @@ cdef int chunks_join(Line *line, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t size) 
                     fill_cells(a.cells + a.len, b.fill, b.len)
                 else:
                     memcpy(a.cells + a.len, b.cells, b.len * sizeof(uint32_t))
-                    free(b.cells)
+                    chunk_free(line, b.cells)
                 a.len += b.len
                 continue
         line.chunked.chunks[w] = b[0]
@@ -386,7 +407,7 @@ cdef Py_ssize_t chunks_replace(Line *line, Py_ssize_t col, Py_ssize_t n, const u
         for i in range(count):
             part = n - i * size if n - i * size < size else size
             chunk = &line.chunked.chunks[k + i]
-            chunk.cells = chunk_alloc(size)
+            chunk.cells = chunk_alloc(line, size)
             put_cells(chunk.cells, cps + i * size if cps != NULL else NULL, text + i * size if text != NULL else NULL,
                       fill, part)
             chunk.len = part
@@ -479,7 +500,7 @@ cdef Py_ssize_t chunks_split(Line *line, Py_ssize_t col, Py_ssize_t size) except
     offset = col - start
     set_fill(&tail, fill_from(chunk.fill, offset), chunk.len - offset)
     if chunk.cells != NULL:
-        tail.cells = chunk_alloc(size)
+        tail.cells = chunk_alloc(line, size)
         memcpy(tail.cells, chunk.cells + offset, tail.len * sizeof(uint32_t))
     chunk.len = offset
     memmove(line.chunked.chunks + k + 2, line.chunked.chunks + k + 1, (line.chunked.nchunks - k - 1) * sizeof(Chunk))
@@ -534,7 +555,7 @@ cdef Py_ssize_t chunks_move(Line *line, Py_ssize_t dx, Py_ssize_t px, Py_ssize_t
             n_new += 1
         for k in range(k_dst if k_dst > k_src_end else k_src_end, k_dst_end):  # the destination's own cells go
             gone += chunk_written(&line.chunked.chunks[k], 0, line.chunked.chunks[k].len)
-            free(line.chunked.chunks[k].cells)
+            chunk_free(line, line.chunked.chunks[k].cells)
         seams[2] = n_new
         for k in range(k_src, k_src_end):
             fresh[n_new] = line.chunked.chunks[k]
@@ -542,7 +563,7 @@ cdef Py_ssize_t chunks_move(Line *line, Py_ssize_t dx, Py_ssize_t px, Py_ssize_t
     else:  # [dx, px + nx): the source, the cells between (if any), the vacated blanks
         for k in range(k_dst, k_dst_end if k_dst_end < k_src else k_src):
             gone += chunk_written(&line.chunked.chunks[k], 0, line.chunked.chunks[k].len)
-            free(line.chunked.chunks[k].cells)
+            chunk_free(line, line.chunked.chunks[k].cells)
         for k in range(k_src, k_src_end):
             fresh[n_new] = line.chunked.chunks[k]
             n_new += 1
@@ -591,7 +612,7 @@ cdef int chunks_trim(Line *line, Py_ssize_t size) except -1 nogil:
                     line.chunked.finger = line.chunked.finger_at = 0  # (the join may take the finger's chunk)
                     chunks_join(line, line.chunked.nchunks - 1, line.chunked.nchunks - 1, size)
                 return 0
-            free(last.cells)
+            chunk_free(line, last.cells)
         line.chunked.nchunks -= 1
         if line.chunked.finger >= line.chunked.nchunks:  # the finger's chunk went
             line.chunked.finger = line.chunked.finger_at = 0

@@ -1144,7 +1144,7 @@ cdef class ScreenSink(Sink):
     cdef uint32_t *scratch  # REP's characters
     cdef Py_ssize_t scratch_cap
     cdef Py_ssize_t chunk_size  # a row becomes chunks when an edit would touch more cells than this (row_cell)
-    cdef ChunkSpares spares  # emptied chunked rows' memory, for the next rows made chunks (chunk_row)
+    cdef ChunkSpares spares  # emptied chunked rows' memory and cells its rows' edits freed, for their next chunks
     cdef uint32_t *staged  # cells prepare_cells hands out for a chunked row, until finish_cells puts them in
     cdef Py_ssize_t staged_cap, staged_y, staged_x, staged_n
     cdef uint32_t *flat  # a chunked row's cells laid out flat for its text (row_text)

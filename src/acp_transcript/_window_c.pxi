@@ -27,6 +27,7 @@ cdef class LineWindow:
     cdef bint keep_tabs
     cdef Py_ssize_t live_lines, max_line_cells, max_live_cells, max_jump
     cdef Py_ssize_t chunk_size  # a line longer than this becomes chunks at its first edit (_chunks_c.pxi)
+    cdef ChunkSpares spares  # literal chunks' cells the lines' edits freed, for their next chunks
     cdef int64_t *stats
     cdef Buf *out  # committed text goes here
 
@@ -35,6 +36,7 @@ cdef class LineWindow:
         self.drop_window()
         for i in range(self.nspare):
             free(self.spare[i].cells)
+        spares_free(&self.spares)
 
     # ------------------------------------------------------------------ windows aside (C only)
 
@@ -238,7 +240,7 @@ cdef class LineWindow:
             return 1
         if line.len > self.chunk_size:
             line_widen(line)
-            line_to_chunks(line, self.chunk_size, NULL)
+            line_to_chunks(line, self.chunk_size, &self.spares)
             return 1
         return 0
 
@@ -261,7 +263,7 @@ cdef class LineWindow:
             return self.chunked(line)
         if gap > self.chunk_size and (gap > self.max_jump or self.discard and not line.narrow):
             line_widen(line)
-            line_to_chunks(line, self.chunk_size, NULL)
+            line_to_chunks(line, self.chunk_size, &self.spares)
             return 1
         return 0
 
