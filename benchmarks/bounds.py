@@ -79,6 +79,10 @@ CASES = {
     "a character far out then EL 2 (the cursor stays)": ("b''", "b'\\x1b[1024Cx\\x1b[2K' * 8192"),
     "a wide character far out then EL 2": ("b''", "'\\x1b[1024C\\u4e2d\\x1b[2K'.encode() * 7281"),
     "HT then EL 1 (the cursor stays)": ("b''", "b'\\t\\x1b[1K' * 16384"),
+    # (round 59, the core's sweep) a character then EL 1 as the column walks right: past a chunk's size, the cut
+    # freed a literal chunk and the next character allocated one (malloc and free: 30% of the instructions)
+    "x then EL 1 (the column walks right)": ("b''", "b'x\\x1b[1K' * 13107"),
+    "a wide character then EL 1 (the column walks right)": ("b''", "'\\u4e2d\\x1b[1K'.encode() * 9362"),
     "x at column 0 then EL 1 near the end of a full line": (
         "b'x' * 65536 + b'\\r'", "b'x\\x1b[65000G\\x1b[1K\\r' * 5041"),
     # ...and lines of huge moves pushed out of the alternate window: counted, not output (a byte at a time
