@@ -50,9 +50,6 @@ ONLY_PY = {
     ("ScreenSink", "push_rows"), ("ScreenSink", "put_ascii_rows"),
     # ...and on the alternate screen, where the rows pushed through are lost instead (round 50)
     ("ScreenSink", "lose_rows"),
-    # move_lines of a region's rows up one, written out as scroll_region_down is for down one (the core's
-    # move_lines is one memmove of its row order and a few tests)
-    ("ScreenSink", "scroll_rows_up"),
     # ...and text with combining marks among its characters, its cells written once and its marks spliced in
     # once (a Python write and splice a run cost the fallback a fifth of such text's speed); the core combines
     # each mark on its own, as its per-character work is a few instructions
