@@ -437,7 +437,9 @@ class LineWindow:
             end = col + len(part)
             if col >= size:  # skipped never-written cells: blanks (spaces unless trailing)
                 self.lines[self.row] = ""  # the only other reference: CPython then appends in place
-                line += BLANK * (col - size) + part if col > size else part
+                # (the gap and the part in one str: rjust writes them into one allocation, where BLANK * gap
+                # + part made two; a character far out after each EL 1 walks the gap out to 65,536 cells)
+                line += part.rjust(col - size + len(part), BLANK) if col > size else part
                 if col - size > self.max_jump and col - size > 64:
                     # A gap further than a move goes (SPEC 2.3 bounds): the cursor stayed far out after an
                     # erase (a character, then EL 2, again and again). It is known blank for the next erase
@@ -540,7 +542,7 @@ class LineWindow:
             span = _TAB_SPANS[target - col]
             if col >= size:  # at the end, as in tabbed text: an append (in place, see write)
                 self.lines[self.row] = ""
-                line += BLANK * (col - size) + span
+                line += span.rjust(col - size + len(span), BLANK)  # (write's one allocation)
                 self.lines[self.row] = line
                 if col - size > self.max_jump and col - size > 64:  # write()'s rule for a far gap (round 53:
                     _note_blank(line, size, col)  # a tab then EL 1 walked out counted the gap, 0.84-0.89 MB/s)
