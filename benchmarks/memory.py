@@ -19,7 +19,9 @@ still alive, garbage collected): what one decoder costs between calls.
   the batch's cells and then into a str until round 28, written into its str a piece at a time since round 29;
 - one sanitize_arrow value of the same (77 MB of UTF-8), staged the same way until round 28, its UTF-8 written
   a piece at a time since round 29 (needs pyarrow, whose import is in the peak: the same case with an empty
-  value reads about 108 MB).
+  value reads about 108 MB);
+- the alternate screen left after 300 lines of 3,000 cells, three times: the line buffers a window keeps for
+  its next lines are at most SPARE_CELLS cells (256 KiB) however many lines it had (round 60).
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ elif case == "arrow-wide":
     import pyarrow
     values = impl.sanitize_arrow(pyarrow.array(["\u4e2d\x1b[1023b\n".encode() * (256 * 1024 // 10)]))
     del values
+elif case == "spares":
+    for _ in range(3):  # the alternate screen: 300 lines of 3,000 cells, then left (their buffers go to the spares)
+        decoder.decode(b"\x1b[?1049h" + (b"z" * 3000 + b"\r\n") * 300 + b"\x1b[?1049l")
 elif case == "wide":
     text = decoder.decode("\u4e2d\x1b[1023b\n".encode() * 100000, final=True)  # 1 MB in: 102 M characters out
     del text
@@ -70,7 +75,8 @@ CASES = {"grow": "lines that grew and shrank", "chunk": "one 60 MB chunk", "lf":
          "batch": "one sanitize_batch item of 256 KiB of huge REPs of é (30 M characters)",
          "wide": "one 1 MB call of huge REPs of 中 (102 M characters of text)",
          "batch-wide": "one sanitize_batch item of 256 KiB of huge REPs of 中 (27 M characters)",
-         "arrow-wide": "one sanitize_arrow value of 256 KiB of huge REPs of 中 (77 MB of UTF-8)"}
+         "arrow-wide": "one sanitize_arrow value of 256 KiB of huge REPs of 中 (77 MB of UTF-8)",
+         "spares": "the alternate screen left after 300 lines of 3,000 cells, three times"}
 
 
 def main() -> None:

@@ -146,7 +146,7 @@ ONLY_C = {
     # windows as C structs: swapped by value, lines from a pool (the fallback has objects and lists)
     ("LineWindow", "pack"), ("LineWindow", "unpack"), ("LineWindow", "new_window"), ("LineWindow", "drop_window"),
     ("LineWindow", "append_line"), ("LineWindow", "release_line"), ("LineWindow", "free_lines"),
-    ("LineWindow", "line_room"),
+    ("LineWindow", "line_room"), ("LineWindow", "spare_room"),
     # newline's one-line scroll of a full window, reusing the top line's buffer (the fallback's lines are str
     # in a list: appending one and committing the top is already a list operation each); scroll_line is its
     # case for lines of cells, kept out of line so that the common case inlines

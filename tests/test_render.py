@@ -269,3 +269,27 @@ def test_lines_held_for_their_commit_stay_few(monkeypatch):
     assert max(cells) < _window_py._HELD_CELLS + 3010  # ...the long ones by their cells
     assert any(_window_py._HELD_CELLS <= c and n < 30 for n, c in seen)
     assert not decoder._render.window.held  # the call ends with none held
+
+
+# The alternate screen and a status-line overlay make a window each time they begin; the core's takes the
+# array of lines the last one left and the line buffers committed or dropped lines left (as many as fit in
+# SPARE_CELLS; round 60). Each window shows only its own text, whatever the one before held: sessions of
+# fewer and more lines than the spares hold, lines of bytes, of Latin-1, of wide cells and of tab spans,
+# and lines longer than a buffer the spares keep.
+SESSION_LINES = [
+    b"short", b"x" * 300, "\u00e9t\u00e9 ".encode() * 40, "\u4e2d".encode() * 90, b"a\tb\tc", b"y" * 5000, b"",
+]
+
+
+@pytest.mark.parametrize("count", [1, 3, 40, 300])
+def test_windows_made_again_show_only_their_own_text(both, count):
+    from helpers import calls
+
+    chunks = []
+    for first in range(len(SESSION_LINES)):
+        lines = [SESSION_LINES[(first + i) % len(SESSION_LINES)] for i in range(count)]
+        chunks.append(b"\x1b[?1049h" + b"\r\n".join(lines) + b"\x1b[3;1H" + lines[-1][:7] + b"\x1b[?1049lmain\r\n")
+        chunks.append(b"\x1b7\x1b[24;1H" + lines[0][:200] + b"\x1b[24;1Hz" + b"\x1b8" + lines[-1] + b"\r\n")
+        chunks.append(b"\r\n".join(lines[::-1]) + b"\x1b[2J")
+    assert calls(both[0], chunks, {}) == calls(both[1], chunks, {})
+    assert calls(both[0], chunks, {"live_lines": 5}) == calls(both[1], chunks, {"live_lines": 5})

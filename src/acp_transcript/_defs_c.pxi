@@ -89,8 +89,14 @@ cdef enum:
 
 # C-only tuning: buffer sizes and slices (no twin: the fallback's lists and strs manage their own memory).
 cdef enum:
-    SPARE_LINES = 16
+    # Line buffers a window keeps for its next lines (LineWindow.release_line): up to a default window's worth of
+    # lines, as long as their capacities add up to SPARE_CELLS, the most the 16 spares of rounds 1-59 could
+    # hold (256 KiB). Sixteen were fewer than the alternate screen of a full-screen program or an ED 2 frees:
+    # the real captures' vim sessions took the allocator's bins for the rest, and 3% of their instructions
+    # (round 60).
+    SPARE_LINES = 256
     SPARE_MAX_CAP = 4096  # larger buffers are freed, so that one long line does not stay allocated
+    SPARE_CELLS = 16 * SPARE_MAX_CAP
     # A write past a sized row's end pads the gap with blanks up to this many chunks of them, flat; a longer
     # gap makes the row chunks (a fill). Padding 2,048 cells is one 8 KiB memset, a few hundred cycles: what
     # making a row chunks costs in allocations alone (round 36: a character 2048 columns out then EL 2, the
