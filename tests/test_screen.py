@@ -2304,3 +2304,37 @@ def test_a_row_written_after_it_was_emptied_shows_no_earlier_text(both, row, emp
                 decoders = [impl.TranscriptDecoder(columns=12, rows=3) for impl in (c_module, py_module)]
                 outputs = [(d.decode(data), d.live, d.decode(b"", final=True), d.stats) for d in decoders]
                 assert outputs[0] == outputs[1], data
+
+
+# (round 60) Leaving the alternate screen keeps the small buffers of its rows (up to SPARE_CELLS cells in all)
+# for its next entry: each session shows only what it writes, whatever the one before left in those buffers
+# (rows of ASCII, of wide characters with padding, with marks, longer than the row, made chunks by an edit),
+# through a resize between sessions, on screens whose rows' buffers fit and do not fit in SPARE_CELLS.
+ALT_SESSION_ROWS = [
+    b"short", b"x" * 120, "\u4e2d".encode() * 70, "e\u0301".encode() * 30, b"a\tb\tc",
+    b"y" * 900 + b"\x1b[5G\x1b[800@", b"",
+]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (1000, 24), (300, 250)])
+def test_the_alternate_screen_entered_again_shows_only_its_own_rows(both, size):
+    columns, rows = size
+    chunks = []
+    for first in range(len(ALT_SESSION_ROWS)):
+        lines = [ALT_SESSION_ROWS[(first + i) % len(ALT_SESSION_ROWS)] for i in range(rows)]
+        # (each call ends on the screen it shows: calls() reads live after each, and the alternate screen's
+        # text is seen only there)
+        chunks.append(b"\x1b[?1049h\x1b[H" + b"\r\n".join(lines) + b"\x1b[3;5Hz")
+        chunks.append(b"\x1b[?1049lmain\r\n")
+        chunks.append(b"\x1b[?1049h\x1b[2;3Honly this\x1b[4;7H\xe4\xb8\xad\x1b[%d;%dHcorner" % (rows, columns - 6))
+        chunks.append(b"\x1b[?1049l" + lines[1][:20] + b"\r\n")
+    for options in ({"columns": columns, "rows": rows}, {"columns": columns, "rows": rows, "max_live_cells": 500}):
+        assert calls(both[0], chunks, options) == calls(both[1], chunks, options)
+    # a narrower screen between two sessions (the kept rows' buffers are wider than its rows)
+    outputs = []
+    for impl in both:
+        decoder = impl.TranscriptDecoder(columns=columns, rows=rows)
+        out = [decoder.decode(chunk) for chunk in chunks[:4]] + [decoder.resize(columns // 2, rows)]
+        out += [(decoder.decode(chunk), decoder.live) for chunk in chunks[2:10]] + [decoder.decode(b"", final=True)]
+        outputs.append((out, decoder.stats))
+    assert outputs[0] == outputs[1]
