@@ -99,8 +99,8 @@ cdef class LineWindow:
         self.lines_cap = 0
 
     cdef int new_window(self, bint discard) except -1 nogil:
-        """An empty window, in the array of lines the window has (none after pack or drop_window; reset keeps
-        its array for the next stream)."""
+        """An empty window, in the array of lines the window has (reset keeps its array for the next stream),
+        or, when it has none (after pack or drop_window), in the one drop_window kept."""
         if self.lines == NULL and self.kept_lines != NULL:
             self.lines = self.kept_lines
             self.lines_cap = self.kept_cap
