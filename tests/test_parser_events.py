@@ -51,6 +51,14 @@ CASES = [
     # parameters: at most 32, each saturated at 65535; sub-parameters count; intermediates: no dispatch
     ([b"\x1b[" + b"1;" * 40 + b"H"], [("csi", (1,) * 32, ord("H"))], {}),
     ([b"\x1b[99999999C\x1b[4:3m"], [("csi", (65535,), ord("C"))], {}),
+    # (a value just past the bound saturates too, and empty fields are 0, in one pass and byte by byte: the
+    # one-pass parse keeps its fields in locals since round 61)
+    *(
+        (chunks, [("csi", (65535, 65535, 65535, 0), ord("H")), ("csi", (0, 5, 0), ord("H")),
+                  ("csi", (), ord("H")), ("csi", (0,) * 31 + (7,), ord("H"))], {})
+        for stream in [b"\x1b[65536;99999;0065535;00H\x1b[;5;H\x1b[H\x1b[" + b";" * 31 + b"7;" * 3 + b"H"]
+        for chunks in ([stream], [bytes([b]) for b in stream])
+    ),
     ([b"\x1b[1 q\x1b(B"], [], {"sequences_removed": 2}),
     # DECSTBM's bottom margin given as 0 is its minimum, 1; an empty one stays 0, the default (tmux's
     # input_get), in one pass and byte by byte
