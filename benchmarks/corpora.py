@@ -92,7 +92,7 @@ GO_SOURCE = b"""func main() {
 # Inputs shaped against Parser.fold_frames (not in CORPORA: instructions.py --corpora picks them): frames that
 # each shrink by a cell (never skippable), a CR before every line (a scan that finds a LF), frames that grow
 # (every one skipped), and each script of other_scripts alone. Then tabbed text (round 10): tab-indented code
-# (a diff or a cat of Go, C or a Makefile) and tab-separated columns.
+# (a diff or a cat of Go, C or a Makefile) and tab-separated columns; then each real capture alone.
 SHAPES = {
     "tab-indented code": lambda size: _repeat(GO_SOURCE, size),
     "tab-separated columns": lambda size: _repeat(b"2026-12-01\t18:20:03\tINFO\tworker-3\tserved in 12 ms\n", size),
@@ -113,5 +113,11 @@ SHAPES = {
             ("Thai", "บันทึก: เซิร์ฟเวอร์เริ่มทำงานแล้ว กำลังประมวลผลคำขอ ไม่มีข้อผิดพลาด"),
             ("Hangul", "로그: 서버가 시작되었습니다. 요청을 처리하는 중입니다. 한국어 텍스트 확인 했습니다."),
         ]
+    },
+    # each PTY capture of real_captures alone (round 61): where the real captures' cost, and the regex's, come
+    # from (``instructions.py --baselines --corpora "capture: vim_fullscreen,..."``)
+    **{
+        f"capture: {path.stem}": (lambda sample: lambda size: _repeat(sample, size))(path.read_bytes())
+        for path in sorted(CAPTURES.glob("*.bin"))
     },
 }
