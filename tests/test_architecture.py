@@ -103,6 +103,9 @@ ONLY_C = {
     # a run of LFs (blank lines) in one call, the render window's lines appended at once (newlines); the
     # fallback's text runs take LFs with them, and its window appends their lines at once (append_lines)
     ("Parser", "linefeed_run"), ("Sink", "linefeeds"), ("RenderSink", "linefeeds"), ("LineWindow", "newlines"),
+    # the one rule for storing a parameter (the first MAX_PARAMS kept), shared by push_param and csi_fast's
+    # locals; the fallback's parse_params slices its list instead
+    ("Parser", "put_param"),
     ("RecordingSink", "print_ascii"), ("RecordingSink", "print_cps"),
     ("LineWindow", "write_ascii"), ("LineWindow", "prepare_write"),
     # prepare_write for a line of bytes (ASCII and Latin-1, one byte a cell); the fallback's lines are str

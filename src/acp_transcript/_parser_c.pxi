@@ -820,13 +820,9 @@ cdef class Parser:
                     if value > MAX_PARAM:
                         value = MAX_PARAM
                 else:
-                    if count < MAX_PARAMS:
-                        self.params[count] = value
-                        count += 1
+                    count = self.put_param(count, value)
                     value = 0
-            if count < MAX_PARAMS:
-                self.params[count] = value
-                count += 1
+            count = self.put_param(count, value)
         self.nparams = count
         if final == DECSTBM:
             self.second_given = acp_second_param_given(data + params_start, params_end - params_start)
@@ -902,9 +898,16 @@ cdef class Parser:
         return 0
 
     cdef inline void push_param(self) noexcept nogil:
-        if self.nparams < MAX_PARAMS:
-            self.params[self.nparams] = <uint32_t>(self.param if self.param > 0 else 0)
-            self.nparams += 1
+        self.nparams = self.put_param(self.nparams, <uint32_t>(self.param if self.param > 0 else 0))
+
+    cdef inline int put_param(self, int count, uint32_t value) noexcept nogil:
+        """``value`` stored as parameter ``count`` when there is room (the first MAX_PARAMS are kept, the rest
+        dropped: SPEC 2.2); the new count. The state machine's push_param and csi_fast's locals both go
+        through it."""
+        if count < MAX_PARAMS:
+            self.params[count] = value
+            count += 1
+        return count
 
     cdef Py_ssize_t string(self, const uint8_t *data, Py_ssize_t pos, Py_ssize_t n) except -1 nogil:
         """Skip control-string payload up to the next byte that may end it; return the new position."""
