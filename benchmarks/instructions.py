@@ -32,6 +32,13 @@ Python fallback's render mode in the same 4 KiB loop as the core's, counted as t
 same process with a decoder that does nothing (so the loop, slicing and start-up cancel; about +-0.5 an
 input byte).
 
+    python benchmarks/instructions.py --functions 12 [--corpora A,B] [--modes render] [--src DIR]
+
+prints, per corpus and mode, the functions the same run spends its instructions in, each a line of
+instructions per input byte (callgrind_annotate's self cost, with what GCC inlined from a header, such as
+the SSE2 intrinsics, counted in the function it was inlined into; Cython's names shortened to
+``Class.method``): where the time goes, which round 62 took the CJK and vim figures from.
+
     python benchmarks/instructions.py --events "80x24: x,insert mode" [--src OLD/src,src]
 
 counts the fallback's instructions an iteration of one event (a character and a control, repeated after a
@@ -231,6 +238,41 @@ def instructions(src: str, corpus: str, size: int, mode: str) -> int:
     return collected(CHILD.format(src=src, here=HERE, corpus=corpus, size=size, decoder=decoder))[0]
 
 
+def function_instructions(src: str, corpus: str, size: int, mode: str) -> tuple[int, list[tuple[str, int]]]:
+    """instructions(), and the same count per function (self cost), most first."""
+    options = {"mode": mode} if mode != "sized" else {"columns": 80, "rows": 24}
+    decoder = f"_decoder_c.TranscriptDecoder(**{options!r})"
+    total, _, annotated = collected(CHILD.format(src=src, here=HERE, corpus=corpus, size=size, decoder=decoder),
+                                    annotate=True)
+    per_function: dict[str, int] = {}
+    for line in annotated.splitlines():
+        match = FUNCTION_LINE.match(line)
+        if match:
+            name = function_name(match.group(2))
+            per_function[name] = per_function.get(name, 0) + int(match.group(1).replace(",", ""))
+    return total, sorted(per_function.items(), key=lambda item: -item[1])
+
+
+# callgrind_annotate's lines "1,234 (5.67%)  file:function [object]" (or without the share)
+FUNCTION_LINE = re.compile(r"\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?\S*?:(\S+)(?:\s+\[.*\])?\s*$")
+
+
+def function_name(symbol: str) -> str:
+    """A symbol as the source names it: Cython's __pyx_f_<len>acp_transcript_<len>_decoder_c_<len>Class_method
+    as Class.method (a module function as its name), GCC's clones (.part.0, .constprop.0) as the function."""
+    symbol = re.sub(r"\.(?:part|constprop|isra|cold|lto_priv)\.\d+", "", symbol)
+    match = re.match(r"__pyx_f_\d+acp_transcript_\d+_decoder_c_(.*)", symbol)
+    if not match:
+        return symbol
+    rest = match.group(1)
+    length = re.match(r"(\d+)", rest)
+    if length:
+        digits = length.group(1)
+        start = len(digits)
+        return rest[start:start + int(digits)] + "." + rest[start + int(digits) + 1:]
+    return rest
+
+
 def bounds_instructions(src: str, start: str, block: str, size: int, options: dict) -> float:
     """bounds.py's own measuring script (bounds.CHILD), run under callgrind: the same input as its MB/s."""
     from bounds import CHILD as BOUNDS_CHILD
@@ -258,10 +300,10 @@ def baseline_instructions(src: str, corpus: str, size: int) -> tuple[int, int]:
 
 
 def collected(code: str, src: str | None = None, toggle: str | tuple[str, ...] = "*TranscriptDecoder_*decode",
-              hash_seed: str | None = None) -> tuple[int, str]:
+              hash_seed: str | None = None, annotate: bool = False) -> tuple:
     """Instructions inside decode() (or the functions ``toggle`` names; none: the whole process) while
     ``code`` runs (importing the core from ``src`` if given, with PYTHONHASHSEED ``hash_seed`` if given), and
-    what it printed."""
+    what it printed; with ``annotate``, also callgrind_annotate's table of functions."""
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = src
@@ -276,9 +318,15 @@ def collected(code: str, src: str | None = None, toggle: str | tuple[str, ...] =
              sys.executable, "-c", code],
             capture_output=True, text=True, check=True, env=env,
         )
+        table = ""
+        if annotate:
+            table = subprocess.run(["callgrind_annotate", "--threshold=100", out], capture_output=True, text=True,
+                                   check=True).stdout
     match = re.search(r"Collected : (\d+)", result.stderr)
     if match is None:
         raise RuntimeError(result.stderr[-2000:])
+    if annotate:
+        return int(match.group(1)), result.stdout, table
     return int(match.group(1)), result.stdout
 
 
@@ -299,6 +347,8 @@ def main() -> None:
                         "the fallback's render mode per corpus, and the throughput issue's ratios in instructions")
     parser.add_argument("--events", help="comma-separated pieces of EVENTS names (\"all\": every one): the "
                         "fallback's instructions an iteration; --src may name two builds, comma-separated")
+    parser.add_argument("--functions", type=int, metavar="N", help="the N functions each corpus spends the most "
+                        "instructions in, per input byte")
     args = parser.parse_args()
     if args.events:
         sources = args.src.split(",")
@@ -340,6 +390,19 @@ def main() -> None:
             if any(piece in name for piece in args.bounds.split(",")):
                 per_byte = bounds_instructions(args.src, start, block, args.size, OPTIONS.get(name, {}))
                 print(f"| {name} | {per_byte:.1f} |", flush=True)
+        return
+    if args.functions:
+        print(f"instructions per input byte by function (self cost), {args.size} bytes in 4 KiB chunks, core from "
+              f"{args.src}")
+        print("| corpus | mode | function | instructions/byte | share |\n|---|---|---|---|---|")
+        for corpus in names:
+            for mode in args.modes.split(","):
+                total, functions = function_instructions(args.src, corpus, args.size, mode)
+                for name, count in functions[: args.functions]:
+                    print(f"| {corpus} | {mode} | {name} | {count / args.size:.2f} | {count / total:.1%} |")
+                rest = sum(count for _, count in functions[args.functions :])
+                print(f"| {corpus} | {mode} | (the rest) | {rest / args.size:.2f} | {rest / total:.1%} |")
+                print(f"| {corpus} | {mode} | (all) | {total / args.size:.2f} | 100% |", flush=True)
         return
     print(f"instructions per input byte, {args.size} bytes in 4 KiB chunks, core from {args.src}")
     print("| corpus | mode | instructions/byte |\n|---|---|---|")
