@@ -232,18 +232,24 @@ def event_instructions(src: str, name: str) -> float:
     return (counts[1] - counts[0]) / (EVENT_RUNS[1] - EVENT_RUNS[0])
 
 
-def instructions(src: str, corpus: str, size: int, mode: str) -> int:
+def core_code(src: str, corpus: str, size: int, mode: str) -> str:
+    """CHILD for the core in ``mode`` (``sized``: render mode at 80x24)."""
     options = {"mode": mode} if mode != "sized" else {"columns": 80, "rows": 24}
     decoder = f"_decoder_c.TranscriptDecoder(**{options!r})"
-    return collected(CHILD.format(src=src, here=HERE, corpus=corpus, size=size, decoder=decoder))[0]
+    return CHILD.format(src=src, here=HERE, corpus=corpus, size=size, decoder=decoder)
+
+
+def instructions(src: str, corpus: str, size: int, mode: str) -> int:
+    return collected(core_code(src, corpus, size, mode))[0]
 
 
 def function_instructions(src: str, corpus: str, size: int, mode: str) -> tuple[int, list[tuple[str, int]]]:
     """instructions(), and the same count per function (self cost), most first."""
-    options = {"mode": mode} if mode != "sized" else {"columns": 80, "rows": 24}
-    decoder = f"_decoder_c.TranscriptDecoder(**{options!r})"
-    total, _, annotated = collected(CHILD.format(src=src, here=HERE, corpus=corpus, size=size, decoder=decoder),
-                                    annotate=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        total = parsed_count(callgrind(core_code(src, corpus, size, mode), out))
+        annotated = subprocess.run(["callgrind_annotate", "--threshold=100", out], capture_output=True, text=True,
+                                   check=True).stdout
     per_function: dict[str, int] = {}
     for line in annotated.splitlines():
         match = FUNCTION_LINE.match(line)
@@ -300,10 +306,19 @@ def baseline_instructions(src: str, corpus: str, size: int) -> tuple[int, int]:
 
 
 def collected(code: str, src: str | None = None, toggle: str | tuple[str, ...] = "*TranscriptDecoder_*decode",
-              hash_seed: str | None = None, annotate: bool = False) -> tuple:
+              hash_seed: str | None = None) -> tuple[int, str]:
     """Instructions inside decode() (or the functions ``toggle`` names; none: the whole process) while
     ``code`` runs (importing the core from ``src`` if given, with PYTHONHASHSEED ``hash_seed`` if given), and
-    what it printed; with ``annotate``, also callgrind_annotate's table of functions."""
+    what it printed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        result = callgrind(code, os.path.join(tmp, "callgrind.out"), src, toggle, hash_seed)
+    return parsed_count(result), result.stdout
+
+
+def callgrind(code: str, out: str, src: str | None = None,
+              toggle: str | tuple[str, ...] = "*TranscriptDecoder_*decode",
+              hash_seed: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``code`` run under callgrind, its profile written to ``out`` (collected() says what the rest means)."""
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = src
@@ -311,23 +326,18 @@ def collected(code: str, src: str | None = None, toggle: str | tuple[str, ...] =
         env["PYTHONHASHSEED"] = hash_seed
     # decode() only by default (Cython names its wrapper ..._TranscriptDecoder_<n>decode)
     toggles = [f"--toggle-collect={name}" for name in ((toggle,) if isinstance(toggle, str) else toggle)]
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "callgrind.out")
-        result = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *toggles,
-             sys.executable, "-c", code],
-            capture_output=True, text=True, check=True, env=env,
-        )
-        table = ""
-        if annotate:
-            table = subprocess.run(["callgrind_annotate", "--threshold=100", out], capture_output=True, text=True,
-                                   check=True).stdout
+    return subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *toggles, sys.executable, "-c", code],
+        capture_output=True, text=True, check=True, env=env,
+    )
+
+
+def parsed_count(result: subprocess.CompletedProcess[str]) -> int:
+    """The instructions callgrind says it collected."""
     match = re.search(r"Collected : (\d+)", result.stderr)
     if match is None:
         raise RuntimeError(result.stderr[-2000:])
-    if annotate:
-        return int(match.group(1)), result.stdout, table
-    return int(match.group(1)), result.stdout
+    return int(match.group(1))
 
 
 def main() -> None:
