@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
         text.append(data, start, n - start);
     }
     int whole = argc > 2 && std::atoi(argv[2]) == 1;
-    int repeats = argc > 3 ? std::atoi(argv[3]) : 1;
+    int repeats = argc > 3 && std::atoi(argv[3]) > 1 ? std::atoi(argv[3]) : 1;  // (at least one: it divides)
     std::vector<char32_t> out(n + 64);
     size_t count = 0;
     auto begin = std::chrono::steady_clock::now();
